@@ -1,0 +1,22 @@
+"""belot_sim — high-throughput simulation of Belot (Bulgarian Bridge-Belote and classic Belote).
+
+>>> import belot_sim as bs
+>>> bs.format_cards(bs.parse_cards("JH 9H TS"))
+'TS 9H JH'
+>>> str(bs.Contract.from_str("at"))
+'AT'
+>>> bs.score_deal("H", 106, 56)
+DealScore(outcome='made', bidding=10, defenders=6, hanging=0)
+"""
+
+from .cards import format_card, format_cards, parse_card, parse_cards
+from .errors import IllegalActionError
+from .rules import BULGARIAN, CLASSIC, Contract, Rules
+from .scoring import DealScore, MatchProgress, score_deal
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "format_card", "format_cards", "parse_card", "parse_cards", "IllegalActionError", "BULGARIAN", "CLASSIC",
+    "Contract", "Rules", "DealScore", "MatchProgress", "score_deal", "__version__",
+]

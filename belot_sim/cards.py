@@ -1,0 +1,156 @@
+"""Card encoding, parsing and formatting, and small helpers on card masks.
+
+A card's index is ``suit * 8 + rank`` (RULES.md §1): suits C, D, H, S are 0..3 and
+ranks 7, 8, 9, T, J, Q, K, A are 0..7 in *sequence order*, so consecutive ranks of a suit
+are adjacent bits of a mask.  A set of cards is a ``uint32`` mask (a plain Python ``int``
+outside the kernels) with bit ``index`` set.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+
+import numpy as np
+
+NUM_CARDS = 32
+SUITS = "CDHS"
+RANKS = "789TJQKA"
+FULL_DECK = (1 << NUM_CARDS) - 1
+
+#: Bits of each suit: ``SUIT_MASKS[s]`` covers cards ``8s .. 8s+7``.
+SUIT_MASKS = tuple(0xFF << (8 * s) for s in range(4))
+SUIT_MASKS_ARRAY = np.array(SUIT_MASKS, dtype=np.uint32)
+
+_SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧": "C", "♢": "D", "♡": "H", "♤": "S"}
+
+
+def card_index(suit: int, rank: int) -> int:
+    """Index of the card of ``suit`` (0..3) and sequence-order ``rank`` (0..7)."""
+    return suit * 8 + rank
+
+
+def card_suit(card: int) -> int:
+    return card >> 3
+
+
+def card_rank(card: int) -> int:
+    return card & 7
+
+
+def card_bit(card: int) -> int:
+    return 1 << card
+
+
+def parse_card(text: str) -> int:
+    """Parse one card such as ``"JH"``, ``"10h"``, ``"TH"`` or ``"J♥"`` into its index."""
+    if not isinstance(text, str):
+        raise TypeError(f"a card must be given as text such as 'JH', got {text!r}")
+    token = text.strip().upper()
+    for symbol, letter in _SUIT_SYMBOLS.items():
+        token = token.replace(symbol, letter)
+    if len(token) < 2:
+        raise ValueError(f"unknown card {text!r}: expected a rank (7 8 9 T J Q K A) then a suit (C D H S)")
+    rank_text, suit_text = token[:-1], token[-1]
+    if rank_text == "10":
+        rank_text = "T"
+    if suit_text not in SUITS:
+        raise ValueError(f"unknown card {text!r}: suit must be one of C D H S (or ♣ ♦ ♥ ♠)")
+    if len(rank_text) != 1 or rank_text not in RANKS:
+        raise ValueError(f"unknown card {text!r}: rank must be one of 7 8 9 10/T J Q K A")
+    return card_index(SUITS.index(suit_text), RANKS.index(rank_text))
+
+
+def parse_cards(text: str | Iterable[str]) -> int:
+    """Parse cards separated by spaces and/or commas (or an iterable of card texts) into a mask.
+
+    >>> format_cards(parse_cards("JH, 9h 10S"))
+    'TS 9H JH'
+
+    Raises ``ValueError`` on unknown cards or a card given twice.
+    """
+    tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    mask = 0
+    for token in tokens:
+        card = parse_card(token)
+        if mask >> card & 1:
+            raise ValueError(f"duplicate card {format_card(card)} in {text!r}")
+        mask |= 1 << card
+    return mask
+
+
+def format_card(card: int) -> str:
+    """Text of one card index, e.g. ``20`` → ``"JH"``."""
+    if not isinstance(card, (int, np.integer)) or not 0 <= card < NUM_CARDS:
+        raise ValueError(f"card index must be an integer 0..31, got {card!r}")
+    return RANKS[card & 7] + SUITS[card >> 3]
+
+
+def format_cards(mask: int) -> str:
+    """Text of a mask: suits from spades down to clubs, ranks upwards within a suit.
+
+    This is the order of DESIGN.md's example (``"JH 9H TS"`` → ``"TS 9H JH"``).
+    """
+    mask = validate_mask(mask)
+    return " ".join(format_card(c) for s in (3, 2, 1, 0) for c in iter_cards(mask & SUIT_MASKS[s]))
+
+
+def validate_mask(mask: int, what: str = "card mask") -> int:
+    if isinstance(mask, bool) or not isinstance(mask, (int, np.integer)):
+        raise TypeError(f"{what} must be an integer bit mask, got {type(mask).__name__}")
+    mask = int(mask)
+    if not 0 <= mask <= FULL_DECK:
+        raise ValueError(f"{what} {mask:#x} is not a 32-bit card mask")
+    return mask
+
+
+def to_mask(cards: int | str | Iterable, what: str = "cards") -> int:
+    """Accept a mask, a card text such as ``"JH 9H"``, or an iterable of card indices/texts."""
+    if isinstance(cards, (int, np.integer)) and not isinstance(cards, bool):
+        return validate_mask(cards, what)
+    if isinstance(cards, str):
+        return parse_cards(cards)
+    if isinstance(cards, Iterable):
+        mask = 0
+        for item in cards:
+            card = parse_card(item) if isinstance(item, str) else item
+            if isinstance(card, bool) or not isinstance(card, (int, np.integer)) or not 0 <= card < NUM_CARDS:
+                raise ValueError(f"{what}: {item!r} is not a card")
+            if mask >> int(card) & 1:
+                raise ValueError(f"{what}: duplicate card {format_card(int(card))}")
+            mask |= 1 << int(card)
+        return mask
+    raise TypeError(f"{what} must be a mask, a card string or an iterable of cards, got {type(cards).__name__}")
+
+
+def popcount(mask: int) -> int:
+    return int(mask).bit_count()
+
+
+def lowest_card(mask: int) -> int:
+    """Index of the lowest set bit; ``mask`` must not be empty."""
+    if mask == 0:
+        raise ValueError("lowest_card of an empty mask")
+    return (mask & -mask).bit_length() - 1
+
+
+def iter_cards(mask: int) -> Iterator[int]:
+    """Card indices of ``mask`` in increasing order."""
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+def cards_of(mask: int) -> list[int]:
+    return list(iter_cards(mask))
+
+
+def mask_of(cards: Iterable[int]) -> int:
+    mask = 0
+    for card in cards:
+        mask |= 1 << card
+    return mask
+
+
+def suit_mask(suit: int) -> int:
+    return SUIT_MASKS[suit]

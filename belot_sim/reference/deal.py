@@ -1,0 +1,269 @@
+"""The play phase of one deal: the step API every faster engine is checked against.
+
+>>> import belot_sim as bs
+>>> from belot_sim import reference as ref
+>>> hands = ["7C 8C 9C TC JC QC KC AC", "7D 8D 9D TD JD QD KD AD",
+...          "7H 8H 9H TH JH QH KH AH", "7S 8S 9S TS JS QS KS AS"]
+>>> st = ref.DealState.from_hands(hands, contract="H", declarer=2, dealer=3)
+>>> st.to_move, [bs.format_card(c) for c in st.legal_actions()][:3]
+(0, ['7C', '8C', '9C'])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..cards import card_suit, format_card, iter_cards, parse_card, popcount, to_mask
+from ..errors import IllegalActionError
+from ..rules import BELOT_POINTS, BULGARIAN, LAST_TRICK_BONUS, VALAT_BONUS, Contract, Rules
+from ..scoring import MULTIPLIERS, DealScore, score_deal
+from .declarations import Declaration, belot_suits, find_declarations, resolve_declarations
+from .play import legal_cards, trick_winner
+
+CARDS_PER_HAND = 8
+
+
+@dataclass(frozen=True)
+class DealResult:
+    """Everything a finished deal produced; fields mirror the ``simulate`` columns.
+
+    Team pairs are ``(team 0, team 1)``.  ``valat`` is the team that took all eight tricks
+    (classic: capot), or -1.  A void deal (all passed) has ``outcome == "void"``,
+    ``contract is None`` and ``declarer == -1``.
+    """
+
+    dealer: int
+    contract: Contract | None
+    declarer: int
+    multiplier: int
+    hands: tuple[int, int, int, int]
+    trick_points: tuple[int, int] = (0, 0)
+    declared: tuple[int, int] = (0, 0)
+    belot: tuple[int, int] = (0, 0)
+    valat: int = -1
+    raw: tuple[int, int] = (0, 0)
+    outcome: str = "void"
+    score: tuple[int, int] = (0, 0)
+    hanging: int = 0
+
+    @property
+    def bidding_team(self) -> int | None:
+        return None if self.declarer < 0 else self.declarer % 2
+
+    @property
+    def deal_score(self) -> DealScore:
+        """The score in bidding-team / defenders terms."""
+        if self.bidding_team is None:
+            return DealScore("void", 0, 0, 0)
+        b = self.bidding_team
+        return DealScore(self.outcome, self.score[b], self.score[1 - b], self.hanging)
+
+    def as_row(self) -> dict:
+        """A dict with the ``simulate`` column names (without ``deal_id``)."""
+        row = {"dealer": self.dealer, "contract": None if self.contract is None else str(self.contract),
+               "declarer": self.declarer, "multiplier": self.multiplier}
+        row.update({f"hand{s}": self.hands[s] for s in range(4)})
+        for name in ("trick_points", "declared", "belot"):
+            pair = getattr(self, name)
+            row.update({f"{name}0": pair[0], f"{name}1": pair[1]})
+        row["valat"] = self.valat
+        row.update({"raw0": self.raw[0], "raw1": self.raw[1], "outcome": self.outcome,
+                    "score0": self.score[0], "score1": self.score[1], "hanging": self.hanging})
+        return row
+
+
+def check_seat(value, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+        raise ValueError(f"{name} must be a seat 0..3, got {value!r}")
+    return value
+
+
+def check_hands(hands, size: int | None = CARDS_PER_HAND) -> tuple[int, int, int, int]:
+    """Four disjoint hands of ``size`` cards each (masks or card strings)."""
+    if isinstance(hands, (str, bytes)) or len(hands) != 4:
+        raise ValueError("hands must be four hands, one per seat")
+    masks = tuple(to_mask(h, f"hand of seat {s}") for s, h in enumerate(hands))
+    seen = 0
+    for seat, mask in enumerate(masks):
+        if size is not None and popcount(mask) != size:
+            raise ValueError(f"hand of seat {seat} has {popcount(mask)} cards, expected {size}")
+        if seen & mask:
+            raise ValueError(f"hands overlap: {format_card(next(iter_cards(seen & mask)))} is in two hands")
+        seen |= mask
+    return masks
+
+
+@dataclass
+class _Undo:
+    """What :meth:`DealState.play` changed, so :meth:`DealState.undo` can restore it."""
+
+    seat: int
+    card: int
+    trick: list
+    leader: int
+    belot_decided: dict
+    trick_points: list
+    tricks_won: list
+    last_trick_team: int
+
+
+@dataclass
+class DealState:
+    """Play phase of a deal.  Build with :meth:`from_hands`; step with :meth:`play`."""
+
+    rules: Rules
+    contract: Contract
+    declarer: int
+    dealer: int
+    multiplier: int
+    initial_hands: tuple[int, int, int, int]
+    hands: list[int] = field(init=False)
+    leader: int = field(init=False)  # seat that led the current trick
+    trick: list[tuple[int, int]] = field(init=False)  # (seat, card) of the trick in progress
+    plays: list[tuple[int, int]] = field(init=False)  # every (seat, card) so far
+    trick_points: list[int] = field(init=False)  # card points won so far, before NT doubling
+    tricks_won: list[int] = field(init=False)
+    last_trick_team: int = field(init=False)
+    belot_decided: dict[tuple[int, int], bool] = field(init=False)  # (seat, suit) → counts?
+    _undo: list[_Undo] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self.hands = list(self.initial_hands)
+        self.leader = (self.dealer + 1) % 4
+        self.trick = []
+        self.plays = []
+        self.trick_points = [0, 0]
+        self.tricks_won = [0, 0]
+        self.last_trick_team = -1
+        self.belot_decided = {}
+        self._undo = []
+        self._declarations = [find_declarations(h) if self.rules.declarations_allowed(self.contract) else []
+                              for h in self.initial_hands]
+        self._belots = {(seat, suit) for seat in range(4) for suit in belot_suits(self.initial_hands[seat], self.contract)}
+
+    @classmethod
+    def from_hands(cls, hands, *, contract: Contract | str, declarer: int, dealer: int = 3, multiplier: int = 1,
+                   rules: Rules | str = BULGARIAN) -> "DealState":
+        """A deal about to be played: four 8-card hands (masks or card strings).
+
+        The seat after ``dealer`` leads the first trick.
+        """
+        rules = Rules.coerce(rules)
+        contract = rules.check_contract(contract)
+        masks = check_hands(hands)
+        check_seat(declarer, "declarer")
+        check_seat(dealer, "dealer")
+        if multiplier not in MULTIPLIERS or (rules.is_classic and multiplier != 1):
+            allowed = "1" if rules.is_classic else "1, 2 or 4"
+            raise ValueError(f"multiplier must be {allowed}, got {multiplier!r}")
+        return cls(rules, contract, declarer, dealer, multiplier, masks)
+
+    # --- the step API -------------------------------------------------------------------
+
+    @property
+    def to_move(self) -> int:
+        return (self.leader + len(self.trick)) % 4
+
+    @property
+    def is_over(self) -> bool:
+        return len(self.plays) == 4 * CARDS_PER_HAND
+
+    @property
+    def trick_number(self) -> int:
+        return len(self.plays) // 4
+
+    def legal_mask(self) -> int:
+        if self.is_over:
+            return 0
+        seat = self.to_move
+        return legal_cards(self.hands[seat], self.trick, seat, self.contract, self.rules)
+
+    def legal_actions(self) -> list[int]:
+        """Sorted card indices the seat to move may play."""
+        return list(iter_cards(self.legal_mask()))
+
+    def play(self, card: int | str) -> None:
+        """Play a card (index or text) for the seat to move."""
+        if isinstance(card, str):
+            card = parse_card(card)
+        if self.is_over:
+            raise IllegalActionError("the deal is over: no more cards can be played")
+        legal = self.legal_mask()
+        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 32 or not legal >> card & 1:
+            shown = format_card(card) if isinstance(card, int) and 0 <= card < 32 else repr(card)
+            options = " ".join(format_card(c) for c in iter_cards(legal))
+            raise IllegalActionError(f"seat {self.to_move} cannot play {shown}; legal cards: {options}")
+        seat = self.to_move
+        self._undo.append(_Undo(seat, card, list(self.trick), self.leader, dict(self.belot_decided),
+                                list(self.trick_points), list(self.tricks_won), self.last_trick_team))
+        self._decide_belot(seat, card)
+        self.hands[seat] &= ~(1 << card)
+        self.trick.append((seat, card))
+        self.plays.append((seat, card))
+        if len(self.trick) == 4:
+            self._close_trick()
+
+    def undo(self) -> None:
+        """Take back the last card."""
+        if not self._undo:
+            raise IllegalActionError("no card to take back")
+        u = self._undo.pop()
+        self.plays.pop()
+        self.hands[u.seat] |= 1 << u.card
+        self.trick, self.leader, self.belot_decided = u.trick, u.leader, u.belot_decided
+        self.trick_points, self.tricks_won, self.last_trick_team = u.trick_points, u.tricks_won, u.last_trick_team
+
+    def _decide_belot(self, seat: int, card: int) -> None:
+        """A belot is decided by the first of its K/Q played: it counts if played in its own
+        suit (led, followed, or trumped); in AT a discard on another suit loses it."""
+        suit, rank = card_suit(card), card & 7
+        if rank not in (5, 6) or (seat, suit) not in self._belots or (seat, suit) in self.belot_decided:
+            return
+        led_suit = card_suit(self.trick[0][1]) if self.trick else suit
+        self.belot_decided[(seat, suit)] = self.contract.is_suit or led_suit == suit
+
+    def _close_trick(self) -> None:
+        cards = [c for _, c in self.trick]
+        winner = self.trick[trick_winner(cards, self.contract)][0]
+        points = int(sum(self.rules.card_points(self.contract)[c] for c in cards))
+        team = winner % 2
+        self.trick_points[team] += points
+        self.tricks_won[team] += 1
+        self.last_trick_team = team
+        self.leader = winner
+        self.trick = []
+
+    # --- what players may see -----------------------------------------------------------
+
+    def declarations(self, seat: int) -> list[Declaration]:
+        """Declarations of ``seat``'s full hand (shown with its first card; [] in NT or when off)."""
+        return list(self._declarations[seat])
+
+    def completed_tricks(self) -> list[list[tuple[int, int]]]:
+        full = len(self.plays) - len(self.trick)
+        return [self.plays[i:i + 4] for i in range(0, full, 4)]
+
+    # --- the result ---------------------------------------------------------------------
+
+    def result(self) -> DealResult:
+        """The scored deal; only once all 32 cards are played."""
+        if not self.is_over:
+            raise IllegalActionError(f"the deal is not over: {32 - len(self.plays)} cards still to play")
+        mult = self.rules.trick_multiplier(self.contract)
+        trick_points = [(self.trick_points[t] + LAST_TRICK_BONUS * (t == self.last_trick_team)) * mult for t in (0, 1)]
+        declared = resolve_declarations(self._declarations, self.contract, self.rules)
+        belot = [0, 0]
+        for (seat, _suit), counts in self.belot_decided.items():
+            belot[seat % 2] += BELOT_POINTS * counts
+        valat = 0 if self.tricks_won[0] == 8 else 1 if self.tricks_won[1] == 8 else -1
+        raw = [trick_points[t] + declared[t] + belot[t] + VALAT_BONUS * (valat == t) for t in (0, 1)]
+        b = self.declarer % 2
+        d = 1 - b
+        capot = None if valat < 0 else ("bidding" if valat == b else "defenders")
+        s = score_deal(self.contract, raw[b], raw[d], self.multiplier, self.rules,
+                       belot=(belot[b], belot[d]), declared=(declared[b], declared[d]), capot=capot)
+        score = [0, 0]
+        score[b], score[d] = s.bidding, s.defenders
+        return DealResult(self.dealer, self.contract, self.declarer, self.multiplier, self.initial_hands,
+                          tuple(trick_points), tuple(declared), tuple(belot), valat, tuple(raw), s.outcome,
+                          tuple(score), s.hanging)

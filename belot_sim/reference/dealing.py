@@ -1,0 +1,61 @@
+"""Dealing a shuffled pack (RULES.md §3).
+
+The pack is a permutation of the 32 card indices.  Hands are named by *order after the
+dealer*: ``j = 0..3`` is seat ``(dealer + 1 + j) % 4`` (``j = 0`` speaks and leads first).
+
+* First five cards: order ``j`` gets ``pack[5j : 5j + 5]``.
+* Bulgarian, after a contract: order ``j`` gets ``pack[20 + 3j : 23 + 3j]``.
+* Classic: ``pack[20]`` is the turned card.  After someone takes, ``pack[21:32]`` is dealt
+  in order ``j = 0..3``: the taker gets the turned card and 2 cards, every other seat 3.
+
+Every 5-card hand is therefore a uniformly random part of its 8-card hand, as required.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from ..cards import FULL_DECK, mask_of
+
+
+def check_pack(pack: Sequence[int]) -> list[int]:
+    pack = [int(c) for c in pack]
+    if len(pack) != 32 or mask_of(pack) != FULL_DECK or any(not 0 <= c < 32 for c in pack):
+        raise ValueError("a pack must be a permutation of the 32 card indices 0..31")
+    return pack
+
+
+def seat_of_order(dealer: int, order: int) -> int:
+    return (dealer + 1 + order) % 4
+
+
+def first_hands(pack: Sequence[int], dealer: int) -> list[int]:
+    """The four 5-card hands (masks, indexed by seat) dealt before the auction."""
+    hands = [0] * 4
+    for j in range(4):
+        hands[seat_of_order(dealer, j)] = mask_of(pack[5 * j:5 * j + 5])
+    return hands
+
+
+def turned_card(pack: Sequence[int]) -> int:
+    """Classic: the card turned face up after the first five cards."""
+    return pack[20]
+
+
+def complete_hands(pack: Sequence[int], dealer: int, classic: bool = False, taker: int | None = None) -> list[int]:
+    """The four 8-card hands after the auction (``taker`` is needed in classic)."""
+    hands = first_hands(pack, dealer)
+    if not classic:
+        for j in range(4):
+            hands[seat_of_order(dealer, j)] |= mask_of(pack[20 + 3 * j:23 + 3 * j])
+        return hands
+    if taker is None:
+        raise ValueError("classic dealing needs the taker to complete the hands")
+    hands[taker] |= 1 << turned_card(pack)
+    position = 21
+    for j in range(4):
+        seat = seat_of_order(dealer, j)
+        count = 2 if seat == taker else 3
+        hands[seat] |= mask_of(pack[position:position + count])
+        position += count
+    return hands

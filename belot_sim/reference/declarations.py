@@ -1,0 +1,122 @@
+"""Declarations (tierce, quarte, quint, carrés) and belots (RULES.md §6).
+
+Choices where RULES.md is silent (documented in README "Rule choices"):
+
+* Four 7s or four 8s are not a declaration at all, so those cards stay free for sequences.
+* Bulgarian sequences compare by length (a 6-card run beats a 5-card run although both
+  score 100 as one quint), then by top card; classic compares points first.
+* Classic, two carrés of equal points: the higher rank in the order J 9 A T K Q wins.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..cards import RANKS, SUITS, card_index
+from ..rules import TRUMP_STRENGTH_BY_RANK, Contract, Rules
+
+CARRE_POINTS_BY_RANK = (0, 0, 150, 100, 200, 100, 100, 100)  # 7 8 9 T J Q K A; 7s/8s score nothing
+SEQUENCE_POINTS = {3: 20, 4: 50}  # 5 to 8 cards: one quint, 100
+QUINT_POINTS = 100
+
+
+@dataclass(frozen=True)
+class Declaration:
+    """One declaration of one seat's hand.  ``rank`` is the carré's rank or the run's top rank."""
+
+    kind: str  # "carre" or "sequence"
+    rank: int
+    suit: int | None  # None for a carré
+    length: int
+    points: int
+    cards: int  # mask
+
+    def __str__(self) -> str:
+        if self.kind == "carre":
+            return f"carré of {RANKS[self.rank]} ({self.points})"
+        low = self.rank - self.length + 1
+        return f"{RANKS[low]}..{RANKS[self.rank]}{SUITS[self.suit]} ({self.points})"
+
+
+def find_declarations(hand: int) -> list[Declaration]:
+    """Carrés first, then sequences from the remaining cards (each run of 3+ is one declaration)."""
+    found = []
+    remaining = hand
+    for rank in range(8):
+        carre = sum(1 << card_index(suit, rank) for suit in range(4))
+        if hand & carre == carre and CARRE_POINTS_BY_RANK[rank]:
+            found.append(Declaration("carre", rank, None, 4, CARRE_POINTS_BY_RANK[rank], carre))
+            remaining &= ~carre
+    for suit in range(4):
+        run: list[int] = []
+        for rank in range(9):  # rank 8 is a sentinel that closes the last run
+            if rank < 8 and remaining >> card_index(suit, rank) & 1:
+                run.append(rank)
+                continue
+            if len(run) >= 3:
+                points = SEQUENCE_POINTS.get(len(run), QUINT_POINTS)
+                cards = sum(1 << card_index(suit, r) for r in run)
+                found.append(Declaration("sequence", run[-1], suit, len(run), points, cards))
+            run = []
+    return found
+
+
+def _bulgarian_sequence_key(d: Declaration) -> tuple:
+    return (d.length, d.rank)
+
+
+def _carre_key(d: Declaration) -> int:
+    return int(TRUMP_STRENGTH_BY_RANK[d.rank])
+
+
+def _best_team(keys: list[tuple | None]) -> int | None:
+    """Team (0/1) whose best key is strictly higher, or None when absent on both sides or equal."""
+    k0, k1 = keys
+    if k0 is None and k1 is None:
+        return None
+    if k1 is None or (k0 is not None and k0 > k1):
+        return 0
+    if k0 is None or k1 > k0:
+        return 1
+    return None
+
+
+def _score_category(per_seat: list[list[Declaration]], key) -> list[int]:
+    best: list[tuple | None] = [None, None]
+    totals = [0, 0]
+    for seat, decls in enumerate(per_seat):
+        for d in decls:
+            team = seat % 2
+            totals[team] += d.points
+            if best[team] is None or key(d) > best[team]:
+                best[team] = key(d)
+    winner = _best_team(best)
+    return [totals[t] if t == winner else 0 for t in (0, 1)]
+
+
+def resolve_declarations(per_seat: list[list[Declaration]], contract: Contract, rules: Rules) -> tuple[int, int]:
+    """Declared points of each team after comparing the teams' declarations."""
+    if not rules.declarations_allowed(contract):
+        return (0, 0)
+    if rules.is_classic:
+        def classic_key(d: Declaration) -> tuple:
+            if d.kind == "carre":
+                return (d.points, 1, 0, _carre_key(d), 0)
+            trump_sequence = int(contract == Contract.ALL_TRUMPS or d.suit == contract)
+            return (d.points, 0, d.length, d.rank, trump_sequence)
+        return tuple(_score_category(per_seat, classic_key))
+    sequences = [[d for d in decls if d.kind == "sequence"] for decls in per_seat]
+    carres = [[d for d in decls if d.kind == "carre"] for decls in per_seat]
+    seq_points = _score_category(sequences, _bulgarian_sequence_key)
+    carre_points = _score_category(carres, lambda d: (_carre_key(d),))
+    return (seq_points[0] + carre_points[0], seq_points[1] + carre_points[1])
+
+
+def belot_suits(hand: int, contract: Contract) -> list[int]:
+    """Trump suits whose K and Q are both in ``hand`` (every suit in AT, none in NT)."""
+    if contract == Contract.NO_TRUMPS:
+        return []
+    suits = range(4) if contract == Contract.ALL_TRUMPS else [int(contract)]
+    king, queen = 6, 5
+    return [s for s in suits if hand >> card_index(s, king) & 1 and hand >> card_index(s, queen) & 1]
+
