@@ -13,10 +13,11 @@ from .cards import format_card, format_cards, parse_card, parse_cards
 from .errors import IllegalActionError
 from .rules import BULGARIAN, CLASSIC, Contract, Rules
 from .scoring import DealScore, MatchProgress, score_deal
+from .sim import simulate
 
 __version__ = "0.1.0"
 
 __all__ = [
     "format_card", "format_cards", "parse_card", "parse_cards", "IllegalActionError", "BULGARIAN", "CLASSIC",
-    "Contract", "Rules", "DealScore", "MatchProgress", "score_deal", "__version__",
+    "Contract", "Rules", "DealScore", "MatchProgress", "score_deal", "simulate", "__version__",
 ]

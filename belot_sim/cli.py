@@ -11,12 +11,12 @@ import pandas as pd
 from .rules import Rules
 
 
-def _simulate_reference(n: int, rules: Rules, seed: int) -> pd.DataFrame:
+def _simulate_reference(n: int, rules: Rules, seed: int, contract: str | None = None) -> pd.DataFrame:
     from .reference import random_play_deal
 
     rows = []
     for i in range(n):
-        result = random_play_deal(seed * 1_000_003 + i, rules=rules)
+        result = random_play_deal(seed * 1_000_003 + i, rules=rules, contract=contract)
         rows.append({"deal_id": i, **result.as_row()})
     return pd.DataFrame(rows)
 
@@ -46,23 +46,43 @@ def summary_table(deals: pd.DataFrame) -> pd.DataFrame:
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
     rules = Rules.preset(args.rules)
-    start = time.perf_counter()
-    deals = _simulate_reference(args.n, rules, args.seed)
-    elapsed = time.perf_counter() - start
-    print(f"{args.n} random deals, {rules.family} rules, random contract and declarer, random play "
-          f"(reference engine, seed {args.seed})")
+    contract = None if args.contract == "random" else args.contract
+    if args.engine == "reference":
+        start = time.perf_counter()
+        deals = _simulate_reference(args.n, rules, args.seed, contract)
+        elapsed = time.perf_counter() - start
+    else:
+        from .sim import simulate
+
+        simulate(1, rules=rules, contract=contract, seed=args.seed)  # compile or load the cache first
+        start = time.perf_counter()
+        deals = simulate(args.n, rules=rules, contract=contract, players=args.players, seed=args.seed,
+                         threads=args.threads, progress=args.progress)
+        elapsed = time.perf_counter() - start
+    what = "random contract and declarer" if contract is None else f"contract {contract}, random declarer"
+    print(f"{args.n:,} deals, {rules.family} rules, {what}, players {args.players} "
+          f"({args.engine} engine, seed {args.seed})")
     print(summary_table(deals).to_string())
-    print(f"{args.n / elapsed:,.0f} deals/s")
+    print(f"{args.n / elapsed:,.0f} deals/s ({elapsed:.2f} s, DataFrame included)")
     return 0
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="belot-sim", description="Belot simulation from the command line.")
     sub = parser.add_subparsers(dest="command", required=True)
-    sim = sub.add_parser("simulate", help="play random deals and print outcome rates per contract")
-    sim.add_argument("-n", type=_positive_int, default=3000, help="number of deals (default 3000)")
+    sim = sub.add_parser("simulate", help="play many deals and print outcome rates per contract",
+                         description="Play many deals and print, per contract, the outcome rates (%%) and the "
+                                     "mean raw points of the bidding team and the defenders.")
+    sim.add_argument("-n", type=_positive_int, default=1_000_000, help="number of deals (default 1,000,000)")
     sim.add_argument("--rules", choices=["bulgarian", "classic"], default="bulgarian", help="rule preset")
+    sim.add_argument("--contract", default="random", choices=["random", "C", "D", "H", "S", "NT", "AT"],
+                     help="fixed contract, or random per deal (default)")
+    sim.add_argument("--players", default="random", help="player for every seat (default random)")
     sim.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    sim.add_argument("--threads", type=_positive_int, default=None, help="Numba threads (default: all cores)")
+    sim.add_argument("--engine", choices=["fast", "reference"], default="fast",
+                     help="fast = compiled kernels (default); reference = the pure-Python oracle (slow)")
+    sim.add_argument("--progress", action="store_true", help="show progress on stderr")
     sim.set_defaults(func=_cmd_simulate)
     return parser
 

@@ -70,12 +70,19 @@ def round_pair(points: int, other: int, contract: Contract | str) -> int:
     return round_total(points, contract)
 
 
-def _check_score_inputs(bidding_raw: int, defenders_raw: int, multiplier: int) -> None:
+def check_multiplier(multiplier, rules: Rules) -> int:
+    """1, 2 (doubled) or 4 (redoubled); classic has no doubling."""
+    allowed = (1,) if rules.is_classic else MULTIPLIERS
+    if isinstance(multiplier, bool) or not isinstance(multiplier, int) or multiplier not in allowed:
+        text = "1 (classic has no doubling)" if rules.is_classic else "1, 2 (doubled) or 4 (redoubled)"
+        raise ValueError(f"multiplier must be {text}, got {multiplier!r}")
+    return multiplier
+
+
+def _check_raw(bidding_raw: int, defenders_raw: int) -> None:
     for name, value in (("bidding_raw", bidding_raw), ("defenders_raw", defenders_raw)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
-    if multiplier not in MULTIPLIERS:
-        raise ValueError(f"multiplier must be 1, 2 (doubled) or 4 (redoubled), got {multiplier!r}")
 
 
 def score_deal(
@@ -98,10 +105,9 @@ def score_deal(
     """
     rules = Rules.coerce(rules)
     contract = Contract.coerce(contract)
-    _check_score_inputs(bidding_raw, defenders_raw, multiplier)
+    _check_raw(bidding_raw, defenders_raw)
+    check_multiplier(multiplier, rules)
     if rules.is_classic:
-        if multiplier != 1:
-            raise ValueError("classic Belote has no doubling: multiplier must be 1")
         return _score_classic(bidding_raw, defenders_raw, belot, declared, capot)
     return _score_bulgarian(contract, bidding_raw, defenders_raw, multiplier)
 

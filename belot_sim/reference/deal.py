@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..cards import card_suit, format_card, iter_cards, parse_card, popcount, to_mask
 from ..errors import IllegalActionError
 from ..rules import BELOT_POINTS, BULGARIAN, LAST_TRICK_BONUS, VALAT_BONUS, Contract, Rules
-from ..scoring import MULTIPLIERS, DealScore, score_deal
+from ..scoring import DealScore, check_multiplier, score_deal
 from .declarations import Declaration, belot_suits, find_declarations, resolve_declarations
 from .play import legal_cards, trick_winner
 
@@ -153,9 +153,7 @@ class DealState:
         masks = check_hands(hands)
         check_seat(declarer, "declarer")
         check_seat(dealer, "dealer")
-        if multiplier not in MULTIPLIERS or (rules.is_classic and multiplier != 1):
-            allowed = "1" if rules.is_classic else "1, 2 or 4"
-            raise ValueError(f"multiplier must be {allowed}, got {multiplier!r}")
+        check_multiplier(multiplier, rules)
         return cls(rules, contract, declarer, dealer, multiplier, masks)
 
     # --- the step API -------------------------------------------------------------------

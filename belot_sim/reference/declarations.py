@@ -94,8 +94,10 @@ def _score_category(per_seat: list[list[Declaration]], key) -> list[int]:
     return [totals[t] if t == winner else 0 for t in (0, 1)]
 
 
-def resolve_declarations(per_seat: list[list[Declaration]], contract: Contract, rules: Rules) -> tuple[int, int]:
+def resolve_declarations(per_seat: list[list[Declaration]], contract: Contract | str,
+                         rules: Rules | str) -> tuple[int, int]:
     """Declared points of each team after comparing the teams' declarations."""
+    contract, rules = Contract.coerce(contract), Rules.coerce(rules)
     if not rules.declarations_allowed(contract):
         return (0, 0)
     if rules.is_classic:
@@ -112,8 +114,9 @@ def resolve_declarations(per_seat: list[list[Declaration]], contract: Contract, 
     return (seq_points[0] + carre_points[0], seq_points[1] + carre_points[1])
 
 
-def belot_suits(hand: int, contract: Contract) -> list[int]:
+def belot_suits(hand: int, contract: Contract | str) -> list[int]:
     """Trump suits whose K and Q are both in ``hand`` (every suit in AT, none in NT)."""
+    contract = Contract.coerce(contract)
     if contract == Contract.NO_TRUMPS:
         return []
     suits = range(4) if contract == Contract.ALL_TRUMPS else [int(contract)]

@@ -8,23 +8,25 @@ from ..cards import SUIT_MASKS, card_suit, iter_cards
 from ..rules import STRENGTH, TRUMP_MASKS, Contract, Rules
 
 
-def is_trump(card: int, contract: Contract) -> bool:
-    return bool(int(TRUMP_MASKS[contract]) >> card & 1)
+def is_trump(card: int, contract: Contract | str) -> bool:
+    return bool(int(TRUMP_MASKS[Contract.coerce(contract)]) >> card & 1)
 
 
-def beats(card: int, winning: int, contract: Contract) -> bool:
+def beats(card: int, winning: int, contract: Contract | str) -> bool:
     """Does ``card`` beat the card ``winning`` the trick so far?
 
     A trump beats any non-trump; otherwise only a stronger card of the same suit wins
     (in AT every suit is "trump", so only the led suit can win; in NT nothing is trump).
     """
+    contract = Contract.coerce(contract)
     if is_trump(card, contract) and not is_trump(winning, contract):
         return True
     return card_suit(card) == card_suit(winning) and STRENGTH[contract, card] > STRENGTH[contract, winning]
 
 
-def trick_winner(cards: Sequence[int], contract: Contract) -> int:
+def trick_winner(cards: Sequence[int], contract: Contract | str) -> int:
     """Position (0 = the lead) of the card winning the (possibly unfinished) trick."""
+    contract = Contract.coerce(contract)
     best = 0
     for pos in range(1, len(cards)):
         if beats(cards[pos], cards[best], contract):
@@ -41,8 +43,10 @@ def _stronger_than(hand: int, winning: int, contract: Contract) -> int:
     return mask
 
 
-def legal_cards(hand: int, trick: Sequence[tuple[int, int]], seat: int, contract: Contract, rules: Rules) -> int:
+def legal_cards(hand: int, trick: Sequence[tuple[int, int]], seat: int, contract: Contract | str,
+                rules: Rules | str) -> int:
     """Mask of the cards ``seat`` may play from ``hand`` onto ``trick`` ((seat, card) pairs)."""
+    contract, rules = Contract.coerce(contract), Rules.coerce(rules)
     if not trick:
         return hand
     led_suit = card_suit(trick[0][1])

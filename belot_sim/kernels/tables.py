@@ -1,0 +1,100 @@
+"""Precomputed tables the kernels read, derived from :mod:`belot_sim.rules`.
+
+All are ``int64``/``int16`` numpy arrays indexed by contract (0..5) and card (0..31).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..cards import SUIT_MASKS
+from ..rules import POINTS_BULGARIAN, POINTS_CLASSIC, STRENGTH, TRUMP_MASKS
+
+NT, AT = 4, 5
+FAMILY_BULGARIAN, FAMILY_CLASSIC = 0, 1
+
+SUIT = np.array(SUIT_MASKS, dtype=np.int64)
+TRUMPS = TRUMP_MASKS.astype(np.int64)
+
+#: ``STRONGER[contract, card]``: cards of the same suit that beat ``card``.
+STRONGER = np.zeros((6, 32), dtype=np.int64)
+#: ``BEATS[contract, card]``: every card that beats ``card`` when it is winning a trick
+#: (stronger cards of its suit, plus all trumps when it is not a trump).
+BEATS = np.zeros((6, 32), dtype=np.int64)
+for _k in range(6):
+    for _c in range(32):
+        _suit = _c >> 3
+        _stronger = 0
+        for _x in range(8 * _suit, 8 * _suit + 8):
+            if STRENGTH[_k, _x] > STRENGTH[_k, _c]:
+                _stronger |= 1 << _x
+        STRONGER[_k, _c] = _stronger
+        _is_trump = (int(TRUMPS[_k]) >> _c) & 1
+        BEATS[_k, _c] = _stronger | (0 if _is_trump else int(TRUMPS[_k]) & ~int(SUIT[_suit]))
+
+#: ``POINTS[family, contract, card]``: card points (classic AT/NT use the classic tables).
+POINTS = np.stack([POINTS_BULGARIAN, POINTS_CLASSIC]).astype(np.int64)
+
+#: Carré masks by rank and their points (four 7s / 8s score nothing).
+CARRE_MASK = np.array([0x01010101 << r for r in range(8)], dtype=np.int64)
+CARRE_POINTS = np.array([0, 0, 150, 100, 200, 100, 100, 100], dtype=np.int64)
+#: Carré comparison strength: J > 9 > A > T > K > Q (the trump order).
+CARRE_STRENGTH = np.array([0, 1, 6, 4, 7, 2, 3, 5], dtype=np.int64)
+SEQUENCE_POINTS = np.array([0, 0, 0, 20, 50, 100, 100, 100, 100], dtype=np.int64)
+
+
+
+def _classic_key(points: int, is_carre: int, length: int, rank: int) -> int:
+    """Classic declaration order without the trump bit: points, carré over sequence, longer,
+    higher rank (carré: J 9 A T K Q; sequence: top card).  The kernels append the trump bit."""
+    return ((points * 2 + is_carre) * 16 + length) * 8 + rank
+
+
+def _run_tables():
+    """Per 8-bit rank pattern of one suit: sequence points, bulgarian best key, classic best key."""
+    points = np.zeros(256, dtype=np.int64)
+    key = np.full(256, -1, dtype=np.int64)
+    classic = np.full(256, -1, dtype=np.int64)
+    for pattern in range(256):
+        rank = 0
+        while rank < 8:
+            if not pattern >> rank & 1:
+                rank += 1
+                continue
+            length = 0
+            while rank + length < 8 and pattern >> (rank + length) & 1:
+                length += 1
+            if length >= 3:
+                top = rank + length - 1
+                points[pattern] += SEQUENCE_POINTS[length]
+                key[pattern] = max(key[pattern], length * 8 + top)
+                classic[pattern] = max(classic[pattern], _classic_key(int(SEQUENCE_POINTS[length]), 0, length, top))
+            rank += length
+    return points, key, classic
+
+
+def _carre_tables():
+    """Per 8-bit pattern of ranks held in all four suits: carré points, best strength, classic key."""
+    points = np.zeros(256, dtype=np.int64)
+    key = np.full(256, -1, dtype=np.int64)
+    classic = np.full(256, -1, dtype=np.int64)
+    for pattern in range(256):
+        for rank in range(2, 8):  # four 7s / 8s are no declaration
+            if pattern >> rank & 1:
+                points[pattern] += CARRE_POINTS[rank]
+                key[pattern] = max(key[pattern], CARRE_STRENGTH[rank])
+                classic[pattern] = max(classic[pattern], _classic_key(int(CARRE_POINTS[rank]), 1, 0,
+                                                                      int(CARRE_STRENGTH[rank])))
+    return points, key, classic
+
+
+#: ``RUN_*[pattern]`` for one suit's 8-bit rank pattern (sequences only; -1 = no key).
+RUN_POINTS, RUN_KEY, RUN_CLASSIC_KEY = _run_tables()
+#: ``CARRE_*[pattern]`` for the ranks held in all four suits.
+CARRE_SET_POINTS, CARRE_SET_KEY, CARRE_SET_CLASSIC_KEY = _carre_tables()
+#: Ranks that form a scoring carré (9 .. A).
+CARRE_RANKS = 0b11111100
+
+for _table in (SUIT, TRUMPS, STRONGER, BEATS, POINTS, CARRE_MASK, CARRE_POINTS, CARRE_STRENGTH, SEQUENCE_POINTS,
+               RUN_POINTS, RUN_KEY, RUN_CLASSIC_KEY, CARRE_SET_POINTS, CARRE_SET_KEY, CARRE_SET_CLASSIC_KEY):
+    _table.flags.writeable = False

@@ -1,0 +1,24 @@
+"""Players (card-play policies) selectable per seat, and their registry.
+
+Each policy is a Numba function reached through :func:`belot_sim.players.dispatch.choose_card`;
+Python code names them by string, kernels by the integer code below.
+"""
+
+from __future__ import annotations
+
+#: Policy name → code used inside the kernels.  New players add a code here and a branch
+#: in :mod:`belot_sim.players.dispatch`.
+POLICY_CODES = {"random": 0}
+
+
+def policy_codes(players) -> tuple[int, int, int, int]:
+    """One policy name for all seats, or a 4-tuple of names (seats 0..3) → four codes."""
+    names = (players,) * 4 if isinstance(players, str) else tuple(players) if players is not None else ()
+    if len(names) != 4:
+        raise ValueError(f"players must be one name or four names (seats 0..3), got {players!r}")
+    codes = []
+    for name in names:
+        if not isinstance(name, str) or name.lower() not in POLICY_CODES:
+            raise ValueError(f"unknown player {name!r}: available players are {sorted(POLICY_CODES)}")
+        codes.append(POLICY_CODES[name.lower()])
+    return tuple(codes)
