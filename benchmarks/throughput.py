@@ -1,0 +1,99 @@
+"""Throughput report: deals/s of ``simulate`` (random play), side by side with colver.
+
+Run: ``python benchmarks/throughput.py [--n 2000000] [--repeat 3]``.  Every configuration is
+warmed up (compiled) first, then timed ``--repeat`` times; the best time is reported.  The
+timed call includes building the DataFrame.  When the optional ``compare`` extra is
+installed (``pip install -e ".[compare]"``), colver's ``Env.rollout`` is timed on one thread
+(colver is single-threaded) and the per-thread ratio is printed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import resource
+import sys
+import time
+import tracemalloc
+
+import numba
+
+from belot_sim.sim import simulate
+
+
+def best_rate(fn, n: int, repeat: int) -> float:
+    fn(min(n, 10_000))  # warm-up: compile / load the cache
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn(n)
+        best = min(best, time.perf_counter() - start)
+    return n / best
+
+
+def peak_bytes_per_million(**kwargs) -> float:
+    """Peak Python-visible allocation (numpy + pandas) of a 1 M-deal run, in MB."""
+    tracemalloc.start()
+    result = simulate(1_000_000, **kwargs)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    del result
+    return peak / 1e6
+
+
+def colver_rate(n: int, repeat: int) -> float | None:
+    try:
+        import colver
+    except ImportError:
+        return None
+    per_deal = 1000
+
+    def run(total: int) -> None:
+        for i in range(max(1, total // per_deal)):
+            env = colver.Env.deal(dealer=0, seed=i)
+            env.set_contract(i % 4, 80, i % 2, 0)  # suit contract, value 80, no coinche
+            env.set_phase_playing()
+            env.rollout(per_deal)
+
+    return best_rate(run, n, repeat)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=2_000_000, help="deals per timed run (default 2,000,000)")
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs per configuration (best is kept)")
+    args = parser.parse_args(argv)
+
+    threads_list = [1, 2] if numba.config.NUMBA_NUM_THREADS >= 2 else [1]
+    rows = []
+    for contract in ("H", "AT", "NT"):
+        for plays in (False, True):
+            for threads in threads_list:
+                rate = best_rate(lambda k: simulate(k, contract=contract, threads=threads, plays=plays),
+                                 args.n, args.repeat)
+                rows.append((contract, plays, threads, rate))
+    rate_random = {t: best_rate(lambda k: simulate(k, contract="random", threads=t), args.n, args.repeat)
+                   for t in threads_list}
+
+    print(f"belot_sim simulate, random play, {args.n:,} deals per run, best of {args.repeat} "
+          f"(includes the DataFrame), {numba.config.NUMBA_NUM_THREADS} cores available")
+    print(f"{'contract':>8} {'plays':>6} {'threads':>7} {'deals/s':>14}")
+    for contract, plays, threads, rate in rows:
+        print(f"{contract:>8} {str(plays):>6} {threads:>7} {rate:>14,.0f}")
+    for t, rate in rate_random.items():
+        print(f"{'random':>8} {'False':>6} {t:>7} {rate:>14,.0f}")
+    print(f"peak memory per 1 M deals: {peak_bytes_per_million(contract='H'):.0f} MB (deals only), "
+          f"{peak_bytes_per_million(contract='H', plays=True):.0f} MB (with plays); "
+          f"process max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3:.0f} MB")
+
+    colver = colver_rate(min(args.n, 500_000), args.repeat)
+    if colver is None:
+        print("colver not installed (pip install -e '.[compare]'): no side-by-side ratio")
+    else:
+        ours = next(rate for c, p, t, rate in rows if c == "H" and not p and t == 1)
+        print(f"colver Env.rollout (suit contract, 1 thread): {colver:,.0f} deals/s; "
+              f"belot_sim H 1 thread / colver = {ours / colver:.2f}x")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
