@@ -134,15 +134,17 @@ def _run_block(seed, start, n, contracts, params, policies, record):
         columns[name] = points[k]
     columns["valat"] = small[3]
     columns["outcome"] = small[4]
-    deals = pd.DataFrame({name: columns[name] for name in DEAL_COLUMNS})
+    # copy=False: the columns are fresh arrays owned by this frame; copying them would cost
+    # more than the whole simulation at these sizes.
+    deals = pd.DataFrame({name: columns[name] for name in DEAL_COLUMNS}, copy=False)
     if not record:
         return deals, None
     index = np.arange(32)
     play_frame = pd.DataFrame({
         "deal_id": np.repeat(deal_id, 32),
-        "trick": np.tile(index // 4, n).astype(np.int8),
-        "pos": np.tile(index % 4, n).astype(np.int8),
+        "trick": np.tile((index // 4).astype(np.int8), n),
+        "pos": np.tile((index % 4).astype(np.int8), n),
         "seat": play_seat.reshape(-1),
         "card": play_card.reshape(-1),
-    })
+    }, copy=False)
     return deals, play_frame

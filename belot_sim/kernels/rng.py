@@ -15,6 +15,7 @@ GOLDEN = np.uint64(0x9E3779B97F4A7C15)
 MIX1 = np.uint64(0xBF58476D1CE4E5B9)
 MIX2 = np.uint64(0x94D049BB133111EB)
 S30, S27, S31, S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
+LOW32 = np.uint64(0xFFFFFFFF)
 
 DEAL_STREAM, CONTRACT_STREAM, PLAY_STREAM, AUCTION_STREAM = 1, 2, 3, 4
 
@@ -39,6 +40,18 @@ def next_u64(state):
     """Advance a splitmix64 state: returns ``(new_state, random uint64)``."""
     state = state + GOLDEN
     return state, mix64(state)
+
+
+@njit(cache=True, inline="always")
+def scale32(r32, bound):
+    """Map a uniform 32-bit value to ``[0, bound)`` by multiply-shift (bias < bound / 2**32)."""
+    return np.int64((r32 * np.uint64(bound)) >> S32)
+
+
+@njit(cache=True, inline="always")
+def halves(u):
+    """The high and low 32 bits of a uint64, as two uniform 32-bit values."""
+    return u >> S32, u & LOW32
 
 
 @njit(cache=True, inline="always")

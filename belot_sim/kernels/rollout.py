@@ -13,7 +13,7 @@ from numba import njit, prange
 from ..players.dispatch import choose_card
 from .declarations import declared_points
 from .play import beats, legal_mask
-from .rng import CONTRACT_STREAM, DEAL_STREAM, PLAY_STREAM, below, stream_start
+from .rng import CONTRACT_STREAM, DEAL_STREAM, PLAY_STREAM, below, halves, next_u64, scale32, stream_start
 from .scoring import score_bulgarian, score_classic
 from .tables import AT, NT, POINTS
 
@@ -27,11 +27,18 @@ def deal_pack(seed, deal_id, pack):
     rng = stream_start(seed, deal_id, DEAL_STREAM)
     for i in range(32):
         pack[i] = i
-    for i in range(31, 0, -1):
-        rng, j = below(rng, i + 1)
+    for i in range(31, 1, -2):  # two swaps per 64 random bits
+        rng, u = next_u64(rng)
+        high, low = halves(u)
+        j = scale32(high, i + 1)
         pack[i], pack[j] = pack[j], pack[i]
-    rng, dealer = below(rng, 4)
-    return dealer
+        j = scale32(low, i)
+        pack[i - 1], pack[j] = pack[j], pack[i - 1]
+    rng, u = next_u64(rng)
+    high, low = halves(u)
+    j = scale32(high, 2)
+    pack[1], pack[j] = pack[j], pack[1]
+    return scale32(low, 4)  # the dealer
 
 
 @njit(cache=True)
@@ -48,14 +55,15 @@ def hands_from_pack(pack, dealer, hands):
 
 
 @njit(cache=True, inline="always")
-def belot_suits(hand, contract):
-    """Bit s set when the hand holds K and Q of trump suit s."""
-    suits = 0
+def belot_cards(hand, contract):
+    """Mask of the K and Q of every trump suit whose K and Q are both in ``hand``."""
+    cards = 0
     for s in range(4):
         if contract == AT or contract == s:
-            if (hand >> (8 * s + KING)) & 1 and (hand >> (8 * s + QUEEN)) & 1:
-                suits |= 1 << s
-    return suits
+            pair = (1 << (8 * s + KING)) | (1 << (8 * s + QUEEN))
+            if hand & pair == pair:
+                cards |= pair
+    return cards
 
 
 @njit(cache=True)
@@ -69,7 +77,8 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
     """
     initial0, initial1, initial2, initial3 = hands[0], hands[1], hands[2], hands[3]
     for seat in range(4):
-        belot_open[seat] = belot_suits(hands[seat], contract) if contract != NT else 0
+        belot_open[seat] = belot_cards(hands[seat], contract) if contract != NT else 0
+    points = POINTS[family, contract]
     belot0 = 0
     belot1 = 0
     points0 = 0
@@ -77,6 +86,7 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
     tricks0 = 0
     leader = (dealer + 1) & 3
     n = 0
+    spare = np.uint64(0)
     for trick in range(8):
         led_suit = -1
         winning = 0
@@ -87,25 +97,30 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
             partner_winning = pos > 0 and ((winner ^ seat) & 1) == 0
             legal = legal_mask(hands[seat], led_suit, winning, partner_winning, contract,
                                undertrump_required, at_overtake_partner)
-            card, rng = choose_card(policies[seat], legal, rng)
+            if n & 1 == 0:  # one 64-bit draw serves two decisions
+                rng, u = next_u64(rng)
+                r32, spare = halves(u)
+            else:
+                r32 = spare
+            card = choose_card(policies[seat], legal, r32)
             suit = card >> 3
-            rank = card & 7
-            if (rank == KING or rank == QUEEN) and (belot_open[seat] >> suit) & 1:
+            if (belot_open[seat] >> card) & 1:
                 # The first of K/Q decides the belot: own suit (led, followed, trumped) keeps it.
-                belot_open[seat] &= ~(1 << suit)
+                belot_open[seat] &= ~(0xFF << (8 * suit))
                 if contract < NT or pos == 0 or suit == led_suit:
                     if seat & 1:
                         belot1 += 20
                     else:
                         belot0 += 20
             hands[seat] &= ~(1 << card)
-            trick_points += POINTS[family, contract, card]
+            trick_points += points[card]
             if pos == 0:
                 led_suit = suit
                 winning = card
-            elif beats(card, winning, contract):
-                winning = card
-                winner = seat
+            else:
+                better = beats(card, winning, contract)
+                winning = card if better else winning
+                winner = seat if better else winner
             if record:
                 play_seat[n] = seat
                 play_card[n] = card
