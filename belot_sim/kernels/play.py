@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from numba import njit
 
-from .tables import AT, BEATS, NT, STRONGER, SUIT, TRUMPS
+from .tables import AT, BEATS, SUIT, TRUMPS
 
 
 @njit(cache=True, inline="always")
@@ -19,35 +19,34 @@ def legal_mask(hand, led_suit, winning, partner_winning, contract, undertrump_re
 
     ``led_suit`` is -1 when leading (then ``winning`` and ``partner_winning`` are ignored);
     ``winning`` is the card winning the trick so far.
+
+    Written as selections rather than nested branches (random play makes every branch a coin
+    flip for the CPU).  ``BEATS[contract, winning]`` holds the cards that beat the winning
+    card, so "cards of X that beat W" is one AND for every contract:
+
+    * following suit: any card of the led suit, but a beating one when one is required — trump
+      led in a suit contract, or AT (unless partner wins and ``at_overtake_partner`` is off);
+    * void, partner winning: any card;
+    * void, opponent winning: a trump that beats (any trump over a plain card); failing that,
+      with ``undertrump="required"`` and an opponent's trump winning, any trump; else any card.
+      (NT has no trumps; in AT no card of another suit beats, so both end at "any card".)
     """
     if led_suit < 0:
         return hand
     follow = hand & SUIT[led_suit]
-    if contract == NT:
-        return follow if follow else hand
+    beat = BEATS[contract, winning]
     if contract == AT:
-        if follow == 0:
-            return hand
-        if partner_winning and not at_overtake_partner:
-            return follow
-        higher = follow & STRONGER[AT, winning]
-        return higher if higher else follow
-    trumps = hand & SUIT[contract]
-    if follow:
-        if led_suit == contract:  # trump led: overtrump if you can, even over partner
-            higher = follow & STRONGER[contract, winning]
-            return higher if higher else follow
-        return follow
-    if partner_winning:
-        return hand
-    if (TRUMPS[contract] >> winning) & 1:  # an opponent trumped
-        higher = trumps & STRONGER[contract, winning]
-        if higher:
-            return higher
-        if undertrump_required and trumps:
-            return trumps
-        return hand
-    return trumps if trumps else hand
+        must_beat = at_overtake_partner or not partner_winning
+    else:
+        must_beat = contract == led_suit  # trump led in a suit contract (never in NT: led_suit < 4)
+    follow_beating = follow & beat
+    on_follow = follow_beating if (must_beat and follow_beating != 0) else follow
+    trumps = hand & TRUMPS[contract]
+    trump_beating = trumps & beat
+    opponent_trumped = (TRUMPS[contract] >> winning) & 1 == 1
+    under = trumps if (undertrump_required and opponent_trumped and trumps != 0) else hand
+    on_void = hand if partner_winning else (trump_beating if trump_beating != 0 else under)
+    return on_follow if follow != 0 else on_void
 
 
 @njit(cache=True)
