@@ -9,6 +9,7 @@
 DealScore(outcome='made', bidding=10, defenders=6, hanging=0)
 """
 
+from . import _cache  # noqa: F401  (first: sets Numba's cache directory before any kernel exists)
 from .cards import format_card, format_cards, parse_card, parse_cards
 from .errors import IllegalActionError
 from .rules import BULGARIAN, CLASSIC, Contract, Rules

@@ -10,7 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..players.dispatch import choose_card
+from ..players.dispatch import RANDOM, choose_card
+from ..players.view import SIZE as VIEW_SIZE, next_trick, record_card, start_view
 from .declarations import declared_points
 from .play import beats, legal_mask
 from .rng import CONTRACT_STREAM, DEAL_STREAM, PLAY_STREAM, below, halves, next_u64, scale32, stream_start
@@ -68,8 +69,11 @@ def belot_cards(hand, contract):
 
 @njit(cache=True)
 def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
-              declarations_on, policies, rng, belot_open, record, play_seat, play_card):
-    """Play one deal from ``hands`` (modified); ``belot_open`` (int64[4]) is scratch.
+              declarations_on, policies, rng, belot_open, view, record, play_seat, play_card):
+    """Play one deal from ``hands`` (modified).
+
+    Scratch: ``belot_open`` (int64[4], each seat's undecided belot K/Q cards) and ``view``
+    (the public view the strategic players read; kept only when a seat needs it).
 
     Returns ``(rng, trick_points0, trick_points1, declared0, declared1, belot0, belot1, valat,
     raw0, raw1, outcome, score0, score1, hanging)``.  When ``record``, the 32 plays go to
@@ -79,6 +83,11 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
     for seat in range(4):
         belot_open[seat] = belot_cards(hands[seat], contract) if contract != NT else 0
     points = POINTS[family, contract]
+    needs_view = False
+    for seat in range(4):
+        needs_view = needs_view or policies[seat] != RANDOM
+    if needs_view:
+        start_view(view, contract, declarer, (dealer + 1) & 3, undertrump_required, at_overtake_partner)
     belot0 = 0
     belot1 = 0
     points0 = 0
@@ -102,7 +111,9 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
                 r32, spare = halves(u)
             else:
                 r32 = spare
-            card = choose_card(policies[seat], legal, r32)
+            card = choose_card(policies[seat], legal, r32, hands[seat], seat, view, family)
+            if needs_view:
+                record_card(view, seat, card, points[card])
             suit = card >> 3
             if (belot_open[seat] >> card) & 1:
                 # The first of K/Q decides the belot: own suit (led, followed, trumped) keeps it.
@@ -131,6 +142,8 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
             points0 += trick_points
             tricks0 += 1
         leader = winner
+        if needs_view:
+            next_trick(view)
     if leader & 1:  # the last trick's winner leads "next"
         points1 += 10
     else:
@@ -179,6 +192,7 @@ def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_decla
         pack = np.empty(32, dtype=np.int64)
         hands = np.empty(4, dtype=np.int64)
         belot_open = np.empty(4, dtype=np.int64)
+        view = np.zeros(VIEW_SIZE, dtype=np.int64)
         no_record = np.empty(32, dtype=np.int8)
         for i in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
             deal_id = start + i
@@ -197,11 +211,11 @@ def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_decla
             rng = stream_start(seed, deal_id, PLAY_STREAM)
             if record:
                 r = play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required,
-                              at_overtake_partner, declarations_on, policies, rng, belot_open, True,
+                              at_overtake_partner, declarations_on, policies, rng, belot_open, view, True,
                               play_seat_out[i], play_card_out[i])
             else:
                 r = play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required,
-                              at_overtake_partner, declarations_on, policies, rng, belot_open, False,
+                              at_overtake_partner, declarations_on, policies, rng, belot_open, view, False,
                               no_record, no_record)
             small_out[0, i] = dealer
             small_out[1, i] = contract

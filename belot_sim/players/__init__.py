@@ -2,13 +2,18 @@
 
 Each policy is a Numba function reached through :func:`belot_sim.players.dispatch.choose_card`;
 Python code names them by string, kernels by the integer code below.
+
+* ``random``: uniform over the legal cards.
+* ``easy``: the weakest legal card (least trick-taking power, then fewest points).
+* ``normal``: judges the trick in progress, no card memory (:mod:`.judge`).
+* ``hard``: ``normal``'s tactics with card memory, shown voids and holding probabilities.
 """
 
 from __future__ import annotations
 
 #: Policy name → code used inside the kernels.  New players add a code here and a branch
 #: in :mod:`belot_sim.players.dispatch`.
-POLICY_CODES = {"random": 0}
+POLICY_CODES = {"random": 0, "easy": 1, "normal": 2, "hard": 3}
 
 
 def policy_codes(players) -> tuple[int, int, int, int]:

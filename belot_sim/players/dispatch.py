@@ -1,4 +1,8 @@
-"""Choose a card for a seat by its policy code (see ``POLICY_CODES``)."""
+"""Choose a card for a seat by its policy code (see ``POLICY_CODES``).
+
+Every policy sees only: its legal cards, its own hand, its seat, the public view
+(:mod:`.view`) and one uniform random 32-bit value for this decision.
+"""
 
 from __future__ import annotations
 
@@ -6,8 +10,11 @@ from numba import njit
 
 from ..kernels.bits import nth_card, popcount
 from ..kernels.rng import scale32
+from .judge import judged_card
+from .tactics import cheapest
+from .view import CONTRACT
 
-RANDOM = 0
+RANDOM, EASY, NORMAL, HARD = 0, 1, 2, 3
 
 
 @njit(cache=True, inline="always")
@@ -16,8 +23,12 @@ def random_card(legal, r32):
     return nth_card(legal, scale32(r32, popcount(legal)))
 
 
-@njit(cache=True, inline="always")
-def choose_card(policy, legal, r32):
-    """The card the seat to move plays.  ``r32`` is this decision's uniform 32-bit random value
-    (from the deal's play stream).  Only ``random`` exists so far."""
-    return random_card(legal, r32)
+@njit(cache=True)
+def choose_card(policy, legal, r32, hand, seat, view, family):
+    """The card the seat to move plays.  ``r32`` is this decision's uniform 32-bit random
+    value (from the deal's play stream); ``view`` is the public view of the deal."""
+    if policy == RANDOM:
+        return random_card(legal, r32)
+    if policy == EASY:
+        return cheapest(legal, view[CONTRACT], family)  # the weakest legal card
+    return judged_card(legal, hand, seat, view, family, policy == HARD)

@@ -1,0 +1,110 @@
+"""``normal`` and ``hard``: players that judge the trick in progress (RULES.md §11).
+
+Both follow the same tactics; ``hard`` (``memory=True``) feeds them better knowledge:
+which cards are gone, which seats are void, who probably holds what (:mod:`.knowledge`).
+
+* Leading: the bidding team draws trumps with a master trump while the opponents may still
+  hold trumps; otherwise cash a master of a plain suit (with memory: not into a suit an
+  opponent is void in and can trump); otherwise lead low from the longest plain suit.
+  Without memory at no trumps, masters are kept rather than cashed: an ace led blind only
+  pulls low cards, and measured duplicate play (``normal`` vs ``easy``) lost points doing it.
+* Partner winning: if partner's card is safe, throw points on it (keeping trumps and
+  masters); else play cheap.
+* Opponent winning: win as cheaply as possible with a card that is safe from the players
+  still to come — trumping a plain trick only when it carries points or when forced —
+  otherwise duck with the cheapest card.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+
+from ..kernels.bits import ctz
+from ..kernels.tables import AT, NT, POINTS, SUIT, TRUMPS
+from .knowledge import risk_of_being_beaten, unseen
+from .tactics import beating, cheapest, longest_suit_cards, masters, plain_of, richest, trumps_of
+from .view import CONTRACT, DECLARER, EXCLUDED, LED, POS, TABLE_POINTS, WINNER, WINNING
+
+SAFE = 0.5  # a winning card is "safe" when the risk of being beaten is below this
+WORTH_TRUMPING = 10  # card points on the table that make trumping a plain trick worth it
+
+
+@njit(cache=True)
+def judged_card(legal, hand, seat, view, family, memory):
+    """The card a judging player plays (``memory`` selects hard over normal)."""
+    if view[POS] == 0:
+        return lead(legal, hand, seat, view, family, memory)
+    if ((view[WINNER] ^ seat) & 1) == 0:
+        return support_partner(legal, hand, seat, view, family, memory)
+    return fight_for_trick(legal, hand, seat, view, family, memory)
+
+
+@njit(cache=True)
+def lead(legal, hand, seat, view, family, memory):
+    contract = view[CONTRACT]
+    out = unseen(hand, view, memory)
+    bidding_side = ((seat ^ view[DECLARER]) & 1) == 0
+    if contract < NT and bidding_side:
+        opponents_trumps = trumps_of(out, contract) & ~(view[EXCLUDED + ((seat + 1) & 3)]
+                                                          & view[EXCLUDED + ((seat + 3) & 3)])
+        master_trumps = masters(trumps_of(hand, contract), out, contract)
+        if opponents_trumps and master_trumps:
+            return cheapest(master_trumps, contract, family)  # draw trumps, keep the top
+    side = plain_of(hand, contract) if contract != AT else hand
+    cashable = masters(side, out, contract)
+    if memory and contract < NT:
+        cashable &= ~ruffable_suits(seat, out, view)
+    if cashable and (memory or contract != NT):
+        return richest(cashable, contract, family)
+    low_suit = longest_suit_cards(side)
+    return cheapest(low_suit if low_suit else legal, contract, family)
+
+
+@njit(cache=True)
+def ruffable_suits(seat, out, view):
+    """Plain suits an opponent has shown void in while possibly holding trumps."""
+    contract = view[CONTRACT]
+    suits = 0
+    for k in (1, 3):
+        opponent = (seat + k) & 3
+        may_trump = trumps_of(out, contract) & ~view[EXCLUDED + opponent]
+        if may_trump:
+            for suit in range(4):
+                if suit != contract and (view[EXCLUDED + opponent] & SUIT[suit]) == SUIT[suit]:
+                    suits |= SUIT[suit]
+    return suits
+
+
+@njit(cache=True)
+def support_partner(legal, hand, seat, view, family, memory):
+    """Partner's card is safe: throw points, but not a trump or a master that could win a
+    trick of its own.  Otherwise play cheap."""
+    contract = view[CONTRACT]
+    if risk_of_being_beaten(view[WINNING], seat, hand, view, memory) < SAFE:
+        spare = legal & ~masters(legal, unseen(hand, view, memory), contract)
+        for candidates in (plain_of(spare, contract), spare, plain_of(legal, contract)):
+            if candidates:
+                return richest(candidates, contract, family)
+        return cheapest(legal, contract, family)
+    return cheapest(legal, contract, family)
+
+
+@njit(cache=True)
+def fight_for_trick(legal, hand, seat, view, family, memory):
+    contract = view[CONTRACT]
+    winners = beating(legal, view[WINNING], contract)
+    safe = 0
+    mask = winners
+    while mask:
+        card = ctz(mask)
+        mask &= mask - 1
+        if risk_of_being_beaten(card, seat, hand, view, memory) < SAFE:
+            safe |= 1 << card
+    if safe:
+        card = cheapest(safe, contract, family)
+        trumping = contract < NT and (TRUMPS[contract] >> card) & 1 == 1 and view[LED] != contract
+        forced = plain_of(legal, contract) == 0
+        if not trumping or forced or view[TABLE_POINTS] + POINTS[family, contract, card] >= WORTH_TRUMPING:
+            return card
+    return cheapest(legal, contract, family)
+
