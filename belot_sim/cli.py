@@ -67,6 +67,25 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_tournament(args: argparse.Namespace) -> int:
+    from .tournament import format_tournament, tournament
+
+    from .sim import simulate
+
+    contract = None if args.contract == "random" else args.contract
+    simulate(1, rules=args.rules, players=(args.a, args.b, args.a, args.b))  # compile or load the cache first
+    start = time.perf_counter()
+    table = tournament(args.a, args.b, args.n, rules=args.rules, contract=contract, seed=args.seed,
+                       threads=args.threads, progress=args.progress)
+    elapsed = time.perf_counter() - start
+    print(format_tournament(table))
+    print(f"{2 * args.n / elapsed:,.0f} deals/s ({elapsed:.2f} s for {2 * args.n:,} deals)")
+    if args.csv:
+        table.to_csv(args.csv)
+        print(f"wrote {args.csv}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="belot-sim", description="Belot simulation from the command line.")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -84,6 +103,24 @@ def build_parser() -> argparse.ArgumentParser:
                      help="fast = compiled kernels (default); reference = the pure-Python oracle (slow)")
     sim.add_argument("--progress", action="store_true", help="show progress on stderr")
     sim.set_defaults(func=_cmd_simulate)
+
+    from .players import POLICY_CODES
+
+    tour = sub.add_parser("tournament", help="duplicate tournament between two players",
+                          description="Every deal is played twice on the same cards with the teams' seats "
+                                      "swapped; prints the mean raw-point edge of A over B per contract with a "
+                                      "95%% confidence interval.")
+    tour.add_argument("a", choices=sorted(POLICY_CODES), help="player A (seats 0/2 in the first play)")
+    tour.add_argument("b", choices=sorted(POLICY_CODES), help="player B")
+    tour.add_argument("-n", type=_positive_int, default=30_000, help="duplicate deals (default 30,000)")
+    tour.add_argument("--rules", choices=["bulgarian", "classic"], default="bulgarian", help="rule preset")
+    tour.add_argument("--contract", default="random", choices=["random", "C", "D", "H", "S", "NT", "AT"],
+                      help="fixed contract, or random per deal (default)")
+    tour.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    tour.add_argument("--threads", type=_positive_int, default=None, help="Numba threads (default: all cores)")
+    tour.add_argument("--csv", help="also write the table to this CSV file")
+    tour.add_argument("--progress", action="store_true", help="show progress on stderr")
+    tour.set_defaults(func=_cmd_tournament)
     return parser
 
 

@@ -11,6 +11,7 @@ N = 200_000
 def warm_up():
     simulate(1000, contract="H", plays=True)
     simulate(1000, contract="H")
+    simulate(1000, players="hard")
 
 
 @pytest.mark.parametrize("contract", ["H", "AT", "NT"])
@@ -25,3 +26,11 @@ def test_simulate_with_plays(benchmark):
     deals, plays = benchmark(simulate, N, contract="H", plays=True)
     assert len(plays) == 32 * N
     benchmark.extra_info["deals_per_second"] = N / benchmark.stats["mean"]
+
+
+@pytest.mark.parametrize("player", ["easy", "normal", "hard"])
+def test_simulate_players(benchmark, player):
+    n = N // 4
+    deals = benchmark(simulate, n, players=player, threads=2)
+    assert len(deals) == n
+    benchmark.extra_info["deals_per_second"] = n / benchmark.stats["mean"]

@@ -10,8 +10,11 @@ installed (``pip install -e ".[compare]"``), colver's ``Env.rollout`` is timed o
 from __future__ import annotations
 
 import argparse
+import os
 import resource
+import subprocess
 import sys
+import tempfile
 import time
 import tracemalloc
 
@@ -57,10 +60,25 @@ def colver_rate(n: int, repeat: int) -> float | None:
     return best_rate(run, n, repeat)
 
 
+def compile_times() -> tuple[float, float]:
+    """Seconds for ``import belot_sim`` + a first ``simulate`` in a fresh process: with an empty
+    Numba cache (cold) and then with the cache that run left (warm)."""
+    code = "import belot_sim as bs; bs.simulate(10, players=('hard', 'normal', 'easy', 'random'))"
+    times = []
+    with tempfile.TemporaryDirectory() as cache:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        for _ in range(2):
+            start = time.perf_counter()
+            subprocess.run([sys.executable, "-c", code], env=env, check=True)
+            times.append(time.perf_counter() - start)
+    return times[0], times[1]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=2_000_000, help="deals per timed run (default 2,000,000)")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per configuration (best is kept)")
+    parser.add_argument("--no-compile", action="store_true", help="skip the cold/warm compile timing")
     args = parser.parse_args(argv)
 
     threads_list = [1, 2] if numba.config.NUMBA_NUM_THREADS >= 2 else [1]
@@ -73,6 +91,10 @@ def main(argv: list[str] | None = None) -> int:
                 rows.append((contract, plays, threads, rate))
     rate_random = {t: best_rate(lambda k: simulate(k, contract="random", threads=t), args.n, args.repeat)
                    for t in threads_list}
+    player_rates = {}
+    for player, n in (("easy", args.n), ("normal", args.n // 2), ("hard", args.n // 4)):
+        for t in threads_list:
+            player_rates[player, t] = best_rate(lambda k: simulate(k, players=player, threads=t), n, args.repeat)
 
     print(f"belot_sim simulate, random play, {args.n:,} deals per run, best of {args.repeat} "
           f"(includes the DataFrame), {numba.config.NUMBA_NUM_THREADS} cores available")
@@ -81,6 +103,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{contract:>8} {str(plays):>6} {threads:>7} {rate:>14,.0f}")
     for t, rate in rate_random.items():
         print(f"{'random':>8} {'False':>6} {t:>7} {rate:>14,.0f}")
+    print(f"\nstrategic players (all four seats), random contract, DataFrame included")
+    print(f"{'player':>8} {'threads':>7} {'deals/s':>14}")
+    for (player, t), rate in player_rates.items():
+        print(f"{player:>8} {t:>7} {rate:>14,.0f}")
     print(f"peak memory per 1 M deals: {peak_bytes_per_million(contract='H'):.0f} MB (deals only), "
           f"{peak_bytes_per_million(contract='H', plays=True):.0f} MB (with plays); "
           f"process max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3:.0f} MB")
@@ -92,6 +118,9 @@ def main(argv: list[str] | None = None) -> int:
         ours = next(rate for c, p, t, rate in rows if c == "H" and not p and t == 1)
         print(f"colver Env.rollout (suit contract, 1 thread): {colver:,.0f} deals/s; "
               f"belot_sim H 1 thread / colver = {ours / colver:.2f}x")
+    if not args.no_compile:
+        cold, warm = compile_times()
+        print(f"import + first simulate in a new process: cold (empty cache) {cold:.1f} s, warm {warm:.1f} s")
     return 0
 
 
