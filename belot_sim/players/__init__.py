@@ -20,7 +20,8 @@ def policy_codes(players) -> tuple[int, int, int, int]:
     """One policy name for all seats, or a 4-tuple of names (seats 0..3) → four codes."""
     names = (players,) * 4 if isinstance(players, str) else tuple(players) if players is not None else ()
     if len(names) != 4:
-        raise ValueError(f"players must be one name or four names (seats 0..3), got {players!r}")
+        raise ValueError(f"players must be one name or four names (seats 0..3), got {players!r}; "
+                         f"available players are {sorted(POLICY_CODES)}")
     codes = []
     for name in names:
         if not isinstance(name, str) or name.lower() not in POLICY_CODES:

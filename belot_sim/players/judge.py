@@ -11,8 +11,7 @@ which cards are gone, which seats are void, who probably holds what (:mod:`.know
 * Partner winning: if partner's card is safe, throw points on it (keeping trumps and
   masters); else play cheap.
 * Opponent winning: win as cheaply as possible with a card that is safe from the players
-  still to come — trumping a plain trick only when it carries points or when forced —
-  otherwise duck with the cheapest card.
+  still to come, otherwise duck with the cheapest card.
 """
 
 from __future__ import annotations
@@ -20,13 +19,12 @@ from __future__ import annotations
 from numba import njit
 
 from ..kernels.bits import ctz
-from ..kernels.tables import AT, NT, POINTS, SUIT, TRUMPS
+from ..kernels.tables import AT, NT, SUIT
 from .knowledge import risk_of_being_beaten, unseen
 from .tactics import beating, cheapest, longest_suit_cards, masters, plain_of, richest, trumps_of
-from .view import CONTRACT, DECLARER, EXCLUDED, LED, POS, TABLE_POINTS, WINNER, WINNING
+from .view import CONTRACT, DECLARER, EXCLUDED, POS, WINNER, WINNING
 
 SAFE = 0.5  # a winning card is "safe" when the risk of being beaten is below this
-WORTH_TRUMPING = 10  # card points on the table that make trumping a plain trick worth it
 
 
 @njit(cache=True)
@@ -45,8 +43,9 @@ def lead(legal, hand, seat, view, family, memory):
     out = unseen(hand, view, memory)
     bidding_side = ((seat ^ view[DECLARER]) & 1) == 0
     if contract < NT and bidding_side:
-        opponents_trumps = trumps_of(out, contract) & ~(view[EXCLUDED + ((seat + 1) & 3)]
-                                                          & view[EXCLUDED + ((seat + 3) & 3)])
+        opponents_trumps = trumps_of(out, contract)
+        if memory:  # shown voids: trumps neither opponent can hold are not worth drawing
+            opponents_trumps &= ~(view[EXCLUDED + ((seat + 1) & 3)] & view[EXCLUDED + ((seat + 3) & 3)])
         master_trumps = masters(trumps_of(hand, contract), out, contract)
         if opponents_trumps and master_trumps:
             return cheapest(master_trumps, contract, family)  # draw trumps, keep the top
@@ -91,20 +90,18 @@ def support_partner(legal, hand, seat, view, family, memory):
 
 @njit(cache=True)
 def fight_for_trick(legal, hand, seat, view, family, memory):
+    """Win with the cheapest card that the players still to come will not beat; else duck.
+
+    (Whether to trump is never a choice here: a player void in the led suit facing an
+    opponent's plain winner must trump when able — RULES.md §5 — so ``legal`` is all trumps.)
+    """
     contract = view[CONTRACT]
-    winners = beating(legal, view[WINNING], contract)
     safe = 0
-    mask = winners
+    mask = beating(legal, view[WINNING], contract)
     while mask:
         card = ctz(mask)
         mask &= mask - 1
         if risk_of_being_beaten(card, seat, hand, view, memory) < SAFE:
             safe |= 1 << card
-    if safe:
-        card = cheapest(safe, contract, family)
-        trumping = contract < NT and (TRUMPS[contract] >> card) & 1 == 1 and view[LED] != contract
-        forced = plain_of(legal, contract) == 0
-        if not trumping or forced or view[TABLE_POINTS] + POINTS[family, contract, card] >= WORTH_TRUMPING:
-            return card
-    return cheapest(legal, contract, family)
+    return cheapest(safe if safe else legal, contract, family)
 
