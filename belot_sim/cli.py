@@ -81,7 +81,9 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     print(format_tournament(table))
     print(f"{2 * args.n / elapsed:,.0f} deals/s ({elapsed:.2f} s for {2 * args.n:,} deals)")
     if args.csv:
-        table.to_csv(args.csv)
+        from .io import write_csv_atomically
+
+        write_csv_atomically(table, args.csv)
         print(f"wrote {args.csv}")
     return 0
 

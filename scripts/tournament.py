@@ -13,6 +13,7 @@ import sys
 import pandas as pd
 
 import belot_sim as bs
+from belot_sim.io import write_csv_atomically
 
 LADDER = [("easy", "random"), ("normal", "easy"), ("hard", "normal")]
 
@@ -34,7 +35,7 @@ def main(argv: list[str] | None = None) -> int:
         tables.append(table.assign(a=a, b=b).reset_index())
     print("ladder holds in every contract" if holds else "ladder does NOT hold everywhere (see intervals above)")
     if args.csv:
-        pd.concat(tables, ignore_index=True).to_csv(args.csv, index=False)
+        write_csv_atomically(pd.concat(tables, ignore_index=True), args.csv, index=False)
         print(f"wrote {args.csv}")
     return 0 if holds else 1
 

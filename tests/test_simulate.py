@@ -533,3 +533,27 @@ def test_bad_input_raises_before_any_kernel(monkeypatch, kwargs, pattern):
     n = kwargs.pop("n", 10)
     with pytest.raises((ValueError, TypeError), match=pattern):
         simulate(n, **kwargs)
+
+
+def test_csv_written_atomically(tmp_path):
+    """A failing write leaves neither a partial file nor a temporary file behind."""
+    import pandas as pd
+
+    from belot_sim.io import write_csv_atomically
+
+    target = tmp_path / "out.csv"
+    write_csv_atomically(pd.DataFrame({"x": [1, 2]}), target, index=False)
+    assert target.read_text().splitlines() == ["x", "1", "2"]
+
+    class Boom(Exception):
+        pass
+
+    class Exploding(pd.DataFrame):
+        def to_csv(self, *args, **kwargs):
+            args[0].write("x\n1\n")  # part of the output, then the run dies
+            raise Boom
+
+    with pytest.raises(Boom):
+        write_csv_atomically(Exploding({"x": [3]}), target, index=False)
+    assert target.read_text().splitlines() == ["x", "1", "2"]  # the old complete file is intact
+    assert [p.name for p in tmp_path.iterdir()] == ["out.csv"]

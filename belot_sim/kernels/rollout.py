@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..players.dispatch import RANDOM, choose_card
+from ..players.dispatch import RANDOM, choose_card, random_card
 from ..players.view import SIZE as VIEW_SIZE, next_trick, record_card, start_view
 from .declarations import declared_points
 from .play import beats, legal_mask
@@ -111,7 +111,11 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
                 r32, spare = halves(u)
             else:
                 r32 = spare
-            card = choose_card(policies[seat], legal, r32, hands[seat], seat, view, family)
+            policy = policies[seat]
+            if policy == RANDOM:  # the common case, kept inline
+                card = random_card(legal, r32)
+            else:
+                card = choose_card(policy, legal, r32, hands[seat], seat, view, family)
             if needs_view:
                 record_card(view, seat, card, points[card])
             suit = card >> 3
