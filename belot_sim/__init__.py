@@ -15,12 +15,13 @@ from .errors import IllegalActionError
 from .rules import BULGARIAN, CLASSIC, Contract, Rules
 from .scoring import DealScore, MatchProgress, score_deal
 from .sim import simulate
+from .io import simulate_to_parquet
 from .tournament import format_tournament, tournament
 
 __version__ = "0.1.0"
 
 __all__ = [
     "format_card", "format_cards", "parse_card", "parse_cards", "IllegalActionError", "BULGARIAN", "CLASSIC",
-    "Contract", "Rules", "DealScore", "MatchProgress", "score_deal", "simulate", "tournament",
+    "Contract", "Rules", "DealScore", "MatchProgress", "score_deal", "simulate", "simulate_to_parquet", "tournament",
     "format_tournament", "__version__",
 ]
