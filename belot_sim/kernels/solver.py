@@ -1,0 +1,913 @@
+"""Exact double-dummy solver: the points a team takes from the remaining tricks with perfect play.
+
+Everything here is Numba-compiled and takes only integers and preallocated ``int64`` arrays, so a
+player kernel (PIMC, a double-dummy player) can call :func:`dd_value` / :func:`dd_moves` from inside
+its own ``@njit`` code.  The Python edge with validation is :mod:`belot_sim.solve`.
+
+The value
+---------
+From a position (the cards still in the four hands, the cards already on the table in the trick
+in progress, the seat that led it) the value for ``team`` is, with team ``team`` maximising and
+the other team minimising:
+
+* the card points of every trick team ``team`` wins from here (cards on the table included),
+  the rules family's point table for the contract (classic AT/NT use the classic tables);
+* +10 for the deal's last trick (the trick that empties the hands);
+* all of it doubled in bulgarian NT;
+* +90 valat (not doubled) when ``valat`` is set (the team has won every trick of the deal so far;
+  :func:`dd_value` callers set it for a whole 8-card deal) and the team also wins every remaining trick;
+* in AT, +20 for each K-Q pair held together by one of the team's seats whose first card is
+  played in its own suit (led or followed); a pair whose first card is discarded on another suit
+  scores nothing.  Suit-contract belots and declarations are not part of the value (they do not
+  depend on the play).
+
+The search
+----------
+A fail-soft alpha-beta over single cards (recursive; the signature is explicit so Numba can cache
+it) driven by a bisection of null-window searches (:func:`_exact`; measured: fewer nodes than a
+full-window search, an aspiration window or MTD(f), whose fail-soft steps are too small with point
+values).  What keeps it small:
+
+* **transposition table** at trick boundaries, keyed on (remaining cards, leader, valat flag); the
+  hands are fixed for a whole solve, so the remaining-cards mask identifies the position and the
+  stored value (future points only) is independent of the path.  Entries keep a lower and an upper
+  bound and the best card, two entries per bucket (the bigger position is kept); a generation
+  stamp lets one table serve many solves without clearing.  With ``MIDTT_MIN`` cards or more left,
+  positions inside a trick are stored too (their key adds the cards on the table);
+* **two tricks left** (two cards in every hand): the exact value by a plain loop over the at most
+  16 ways to play the first of them (:func:`_two_tricks`), stored as exact;
+* **bounds from the points still available**: a node whose window lies above every point still in
+  play (remaining cards + table + last trick + open belots + valat), or below the points the team
+  surely takes, is cut at once.  Sure points: in a suit contract the run of top trumps held by one
+  team (each wins its trick whenever it is played); the masters the leader can cash one after the
+  other (in NT and AT always, in a suit contract once the other side holds no trump) - all of
+  the remaining tricks when every card of the leader is such a master;
+* **merging of equivalent cards**: two cards of one hand, adjacent in the suit's contract order
+  among the live cards (hands + table), with equal points, lead to identical futures; only one is
+  searched.  K/Q of an open AT belot are never merged;
+* **quasi-equivalent cards**: two cards of one hand and suit with no card of *another* hand (or the
+  table) between them lead to isomorphic games whose values differ by at most the difference of
+  their points; once one is searched, the other is skipped when that bound cannot reach the
+  window (and :func:`dd_moves` narrows each card's bisection interval with it);
+* **move ordering**: the stored best card first; then, with more than ``GREEDY_MIN`` cards left, each
+  candidate is scored by finishing the current trick greedily (partner winning: give the most
+  points; else win as cheaply as possible; else throw the cheapest card) and taking the trick's
+  points for or against the mover; deeper, a static score (masters first when leading, tricks won
+  / points given to partner when following); plus a history bonus for cards that caused cutoffs.
+  The last player of a trick first probes the stored bounds of its children (enhanced
+  transposition cutoff).
+
+Arrays
+------
+``ctx`` (int64[CTX_SIZE]) holds the solve's constants (hands, contract, point tables, …) and the
+scratch move lists; ``tt`` (int64[2 * 2**k]) is the table.  The recursive search reads them
+through raw addresses (``_ld``/``_st``): passing array objects through every recursive call would
+cost two atomic reference-count updates per node.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from llvmlite import ir
+from numba import njit, types
+from numba.extending import intrinsic
+
+from ..rules import PLAIN_STRENGTH_BY_RANK, STRENGTH as _STRENGTH, TRUMP_STRENGTH_BY_RANK
+from .bits import ctz, popcount
+from .play import beats, legal_mask
+from .tables import AT, BEATS, NT, POINTS, STRONGER, SUIT, TRUMPS
+
+# --- ctx layout ------------------------------------------------------------------------------
+# ctx[0..3]: the four hands of the solve (fixed; a seat's cards are hand & remaining).
+C_CONTRACT, C_TEAM, C_UNDER, C_ATOP, C_BELOT, C_LAST, C_GEN, C_TTMASK, C_NODES = 4, 5, 6, 7, 8, 9, 10, 11, 12
+C_TEAMCARDS = 13   # the team's cards (both seats)
+C_POINTS = 16      # 32 card points, NT doubling applied
+C_MOVES = 48       # ordered move lists, 8 per depth (33 depths)
+C_SCORES = C_MOVES + 33 * 8
+C_HIST = C_SCORES + 33 * 8  # history bonus [team of the mover][card]
+C_VALS = C_HIST + 64  # values of the searched moves, 8 per depth
+CTX_SIZE = C_VALS + 33 * 8
+
+INF = 1 << 20
+QUEENS = 0x20202020
+VALAT = 90
+BELOT = 20
+#: Greedy one-trick lookahead orders moves at nodes with more than this many cards left.
+GREEDY_MIN = 16
+#: Positions inside a trick are stored too when this many cards or more are left.
+MIDTT_MIN = 20
+#: Table entries: key word, then lb (16 bits) | ub (16) | best card (8) | generation (bits 40..62).
+MAX_GEN = (1 << 23) - 1
+_HASH_MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
+
+
+@intrinsic
+def _ld(typingctx, base, idx):
+    """Load int64 number ``idx`` at address ``base``."""
+    def codegen(context, builder, signature, args):
+        ptr = builder.inttoptr(args[0], ir.IntType(64).as_pointer())
+        return builder.load(builder.gep(ptr, [args[1]]))
+    return types.int64(types.int64, types.int64), codegen
+
+
+@intrinsic
+def _st(typingctx, base, idx, value):
+    """Store ``value`` as int64 number ``idx`` at address ``base``."""
+    def codegen(context, builder, signature, args):
+        ptr = builder.inttoptr(args[0], ir.IntType(64).as_pointer())
+        builder.store(args[2], builder.gep(ptr, [args[1]]))
+        return context.get_dummy_value()
+    return types.none(types.int64, types.int64, types.int64), codegen
+
+
+def _next_tables():
+    """``NEXT_STRONGER[trump_order, rank, pattern]``: rank of the weakest card of the 8-bit suit
+    ``pattern`` that is stronger than ``rank`` (-1 if none)."""
+    out = np.full((2, 8, 256), -1, dtype=np.int64)
+    for t, strength in enumerate((PLAIN_STRENGTH_BY_RANK, TRUMP_STRENGTH_BY_RANK)):
+        for r in range(8):
+            for p in range(256):
+                best = -1
+                for q in range(8):
+                    if p >> q & 1 and strength[q] > strength[r] and (best < 0 or strength[q] < strength[best]):
+                        best = q
+                out[t, r, p] = best
+    return out
+
+
+NEXT_STRONGER = _next_tables()
+
+
+def _top_run_table():
+    """``TOP_RUN[order, live, hand]`` (8-bit suit patterns): the cards of ``hand`` that are the top
+    of ``live`` in unbroken succession (order 0 plain, 1 trump) — the masters a leader can cash."""
+    out = np.zeros((2, 256, 256), dtype=np.uint8)
+    for t, strength in enumerate((PLAIN_STRENGTH_BY_RANK, TRUMP_STRENGTH_BY_RANK)):
+        desc = sorted(range(8), key=lambda r: -int(strength[r]))
+        live = np.arange(256)[:, None]
+        hand = np.arange(256)[None, :]
+        run = np.zeros((256, 256), dtype=np.int64)
+        going = np.ones((256, 256), dtype=bool)
+        for r in desc:
+            in_live = (live >> r) & 1 == 1
+            in_hand = (hand >> r) & 1 == 1
+            take = going & in_live & in_hand
+            run |= np.where(take, 1 << r, 0)
+            going &= ~(in_live & ~in_hand)
+        out[t] = run & hand
+    return out
+
+
+TOP_RUN = _top_run_table()
+STRENGTH64 = _STRENGTH.astype(np.int64)
+#: ``TRUMP_DESC[contract, i]``: the i-th strongest trump of a suit contract.
+TRUMP_DESC = np.array([sorted(range(8 * k, 8 * k + 8), key=lambda c, k=k: -int(_STRENGTH[k, c])) for k in range(4)],
+                      dtype=np.int64)
+for _table in (NEXT_STRONGER, TOP_RUN, STRENGTH64, TRUMP_DESC):
+    _table.flags.writeable = False
+
+
+@njit(cache=True)
+def make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtake_partner, gen, tt_mask):
+    """Fill ``ctx`` for a solve.  ``hands``: the four seats' remaining cards (int64[4]);
+    ``family``: 0 bulgarian, 1 classic; ``gen``: generation stamp (1 .. 2**23-1) of this solve's
+    table entries; ``tt_mask``: number of table slots - 1 (a power of two minus one)."""
+    for s in range(4):
+        ctx[s] = hands[s]
+    ctx[C_CONTRACT] = contract
+    ctx[C_TEAM] = team
+    ctx[C_UNDER] = 1 if undertrump_required else 0
+    ctx[C_ATOP] = 1 if at_overtake_partner else 0
+    mult = 2 if (contract == NT and family == 0) else 1
+    ctx[C_LAST] = 10 * mult
+    belot = 0
+    if contract == AT:
+        for s in range(4):
+            if (s & 1) == team:
+                for suit in range(4):
+                    pair = (1 << (8 * suit + 5)) | (1 << (8 * suit + 6))
+                    if hands[s] & pair == pair:
+                        belot |= pair
+    ctx[C_BELOT] = belot
+    ctx[C_TEAMCARDS] = hands[team] | hands[team + 2]
+    ctx[C_GEN] = gen
+    ctx[C_TTMASK] = tt_mask
+    ctx[C_NODES] = 0
+    for c in range(32):
+        ctx[C_POINTS + c] = POINTS[family, contract, c] * mult
+    for i in range(64):
+        ctx[C_HIST + i] = 0
+
+
+@njit(cache=True, inline="always")
+def _points_of(ctx, mask):
+    total = 0
+    while mask:
+        total += _ld(ctx, C_POINTS + ctz(mask))
+        mask &= mask - 1
+    return total
+
+
+@njit(cache=True, inline="always")
+def _reduce(legal, live, contract, ctx):
+    """Drop each card equivalent to the next stronger live card of its suit held in the same hand."""
+    out = legal
+    belot = _ld(ctx, C_BELOT)
+    m = legal & ~belot
+    if m & (m - 1) == 0:
+        return out
+    while m:
+        c = ctz(m)
+        m &= m - 1
+        base = c & 0x18
+        nr = NEXT_STRONGER[(TRUMPS[contract] >> c) & 1, c & 7, (live >> base) & 0xFF]
+        if nr >= 0:
+            n = base + nr
+            if (legal >> n) & 1 and _ld(ctx, C_POINTS + c) == _ld(ctx, C_POINTS + n) and not (belot >> n) & 1:
+                out &= ~(1 << c)
+    return out
+
+
+@njit(cache=True, inline="always")
+def _last_trick(ctx, rem, leader, valat):
+    """Value of the last trick (one card in every hand)."""
+    contract = _ld(ctx, C_CONTRACT)
+    win = ctz(_ld(ctx, leader) & rem)
+    winner = leader
+    pts = _ld(ctx, C_POINTS + win)
+    for i in range(1, 4):
+        s = (leader + i) & 3
+        c = ctz(_ld(ctx, s) & rem)
+        pts += _ld(ctx, C_POINTS + c)
+        if beats(c, win, contract):
+            win = c
+            winner = s
+    if (winner & 1) == _ld(ctx, C_TEAM):
+        return pts + _ld(ctx, C_LAST) + (VALAT if valat else 0)
+    return 0
+
+
+@njit(cache=True, inline="always")
+def _greedy_rest(ctx, rem, leader, pos, led, win, winner, tpts, contract, under, atop):
+    """Finish the trick greedily from position ``pos``: returns (winning seat, trick points).
+
+    Partner winning: the card with most points; else the cheapest card that beats; else the card
+    with fewest points (weakest first).  Only used to order moves."""
+    for q in range(pos, 4):
+        s = (leader + q) & 3
+        hand = _ld(ctx, s) & rem
+        pw = ((winner ^ s) & 1) == 0
+        legal = legal_mask(hand, led, win, pw, contract, under, atop)
+        beat = legal & BEATS[contract, win]
+        best = ctz(legal)
+        bkey = 1 << 40
+        if pw:
+            m = legal
+            sign = -64
+        elif beat:
+            m = beat
+            sign = 0
+        else:
+            m = legal
+            sign = 64
+        while m:
+            c = ctz(m)
+            m &= m - 1
+            k = sign * _ld(ctx, C_POINTS + c) + STRENGTH64[contract, c] + 8 * ((TRUMPS[contract] >> c) & 1)
+            if k < bkey:
+                bkey = k
+                best = c
+        rem ^= 1 << best
+        tpts += _ld(ctx, C_POINTS + best)
+        if beats(best, win, contract):
+            win = best
+            winner = s
+    return winner, tpts
+
+
+
+@njit(cache=True, inline="always")
+def _trick_result(ctx, a, b, c, d, leader, contract):
+    """Winning seat and points of the complete trick a, b, c, d led by ``leader``."""
+    win = a
+    winner = leader
+    if beats(b, win, contract):
+        win = b
+        winner = (leader + 1) & 3
+    if beats(c, win, contract):
+        win = c
+        winner = (leader + 2) & 3
+    if beats(d, win, contract):
+        winner = (leader + 3) & 3
+    return winner, _ld(ctx, C_POINTS + a) + _ld(ctx, C_POINTS + b) + _ld(ctx, C_POINTS + c) + _ld(ctx, C_POINTS + d)
+
+
+@njit(cache=True)
+def _two_tricks(ctx, rem, leader, valat):
+    """Exact value of a position with two cards in every hand: plain minimax over the at most
+    16 ways to play the first of the two tricks (the second is forced)."""
+    contract = _ld(ctx, C_CONTRACT)
+    team = _ld(ctx, C_TEAM)
+    under = _ld(ctx, C_UNDER) == 1
+    atop = _ld(ctx, C_ATOP) == 1
+    belot_cards = _ld(ctx, C_BELOT)
+    last = _ld(ctx, C_LAST)
+    s1 = (leader + 1) & 3
+    s2 = (leader + 2) & 3
+    s3 = (leader + 3) & 3
+    h1 = _ld(ctx, s1) & rem
+    h2 = _ld(ctx, s2) & rem
+    h3 = _ld(ctx, s3) & rem
+    max0 = (leader & 1) == team  # seats leader and leader + 2 maximise iff max0
+    best0 = -INF if max0 else INF
+    m0 = _ld(ctx, leader) & rem
+    while m0:
+        a = ctz(m0)
+        m0 &= m0 - 1
+        led = a >> 3
+        best1 = INF if max0 else -INF
+        m1 = legal_mask(h1, led, a, False, contract, under, atop)
+        while m1:
+            b = ctz(m1)
+            m1 &= m1 - 1
+            w1 = a
+            ws1 = leader
+            if beats(b, a, contract):
+                w1 = b
+                ws1 = s1
+            best2 = -INF if max0 else INF
+            m2 = legal_mask(h2, led, w1, ws1 == leader, contract, under, atop)
+            while m2:
+                c = ctz(m2)
+                m2 &= m2 - 1
+                w2 = w1
+                ws2 = ws1
+                if beats(c, w1, contract):
+                    w2 = c
+                    ws2 = s2
+                best3 = INF if max0 else -INF
+                m3 = legal_mask(h3, led, w2, ws2 == s1, contract, under, atop)
+                while m3:
+                    d = ctz(m3)
+                    m3 &= m3 - 1
+                    wt, p1 = _trick_result(ctx, a, b, c, d, leader, contract)
+                    v = 0
+                    for x in (a, b, c, d):  # the first card of an open belot decides it
+                        if (belot_cards >> x) & 1 and (rem >> (x ^ 3)) & 1 and (x >> 3) == led:
+                            v += BELOT
+                    r = rem & ~((1 << a) | (1 << b) | (1 << c) | (1 << d))
+                    e0 = ctz(_ld(ctx, wt) & r)
+                    e1 = ctz(_ld(ctx, (wt + 1) & 3) & r)
+                    e2 = ctz(_ld(ctx, (wt + 2) & 3) & r)
+                    e3 = ctz(_ld(ctx, (wt + 3) & 3) & r)
+                    wt2, p2 = _trick_result(ctx, e0, e1, e2, e3, wt, contract)
+                    if (wt & 1) == team:
+                        v += p1
+                    if (wt2 & 1) == team:
+                        v += p2 + last
+                        if valat == 1 and (wt & 1) == team:
+                            v += VALAT
+                    if max0:
+                        if v < best3:
+                            best3 = v
+                    elif v > best3:
+                        best3 = v
+                if max0:
+                    if best3 > best2:
+                        best2 = best3
+                elif best3 < best2:
+                    best2 = best3
+            if max0:
+                if best2 < best1:
+                    best1 = best2
+            elif best2 > best1:
+                best1 = best2
+        if max0:
+            if best1 > best0:
+                best0 = best1
+        elif best1 < best0:
+            best0 = best1
+    return best0
+
+
+_SIG = "int64(int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64)"
+
+
+@njit(_SIG, cache=True)
+def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha, beta, valat):
+    """Fail-soft alpha-beta: future points of team ``ctx[C_TEAM]`` from this node.
+
+    ``rem``: cards still in the hands; ``leader``: seat that led the trick in progress; ``pos``:
+    cards already on the table (0..3); ``led``/``win``/``winner``: led suit, winning card and its
+    seat (ignored when ``pos == 0``); ``tcards``/``tpts``: the table's cards and points; ``rpts``:
+    points of ``rem``; ``valat``: 1 while the team has won every trick of the deal.
+    ``ctx``/``tt``: addresses of the context and table arrays.
+    """
+    _st(ctx, C_NODES, _ld(ctx, C_NODES) + 1)
+    # Literal arguments in the recursive calls would ask Numba for other specialisations.
+    zero = np.int64(0)
+    none = np.int64(-1)
+    contract = _ld(ctx, C_CONTRACT)
+    team = _ld(ctx, C_TEAM)
+    belot_cards = _ld(ctx, C_BELOT)
+    n_rem = popcount(rem)
+    tt_idx = -1
+    key = 0
+    lb = 0
+    ub = INF
+    ttmove = -1
+    hi = rpts + tpts + _ld(ctx, C_LAST) + BELOT * popcount(belot_cards & rem & (rem >> 1) & QUEENS) + VALAT * valat
+    if pos == 0:
+        if n_rem == 4:
+            return _last_trick(ctx, rem, leader, valat)
+        lo = 0
+        valat_dead = valat == 0
+        if contract < NT:
+            # The run of top trumps held by one team: each wins its trick whenever it is played.
+            trumps = rem & SUIT[contract]
+            tmask = _ld(ctx, C_TEAMCARDS)
+            owner = -1
+            for i in range(8):
+                c = TRUMP_DESC[contract, i]
+                if (trumps >> c) & 1:
+                    o = (tmask >> c) & 1
+                    if owner < 0:
+                        owner = o
+                    elif o != owner:
+                        break
+                    if o == 1:
+                        lo += _ld(ctx, C_POINTS + c)
+                    else:
+                        hi -= _ld(ctx, C_POINTS + c)
+            if owner == 0 and not valat_dead:
+                hi -= VALAT
+                valat_dead = True
+        # The leader's masters, cashed one after the other: nobody can ruff them in NT and AT, nor
+        # in a suit contract once the other side has no trump left.
+        lhand = _ld(ctx, leader) & rem
+        cash = 0
+        if contract >= NT:
+            order = 1 if contract == AT else 0
+            for s in range(4):
+                sh = 8 * s
+                cash |= np.int64(TOP_RUN[order, (rem >> sh) & 0xFF, (lhand >> sh) & 0xFF]) << sh
+        elif ((_ld(ctx, (leader + 1) & 3) | _ld(ctx, (leader + 3) & 3)) & rem & SUIT[contract]) == 0:
+            for s in range(4):
+                if s != contract:
+                    sh = 8 * s
+                    cash |= np.int64(TOP_RUN[0, (rem >> sh) & 0xFF, (lhand >> sh) & 0xFF]) << sh
+        if cash:
+            if (leader & 1) == team:
+                if cash == lhand:  # the leader takes every remaining trick
+                    lo = rpts + _ld(ctx, C_LAST)
+                else:
+                    lo += _points_of(ctx, cash)
+            else:
+                if cash == lhand:  # the team takes no trick: at most its belots
+                    hi = BELOT * popcount(belot_cards & rem & (rem >> 1) & QUEENS)
+                else:
+                    hi -= _points_of(ctx, cash)
+                    if not valat_dead:
+                        hi -= VALAT
+        if hi <= alpha:
+            return hi
+        if lo >= beta:
+            return lo
+        lb = lo
+        ub = hi
+        key = rem | (leader << 32) | (valat << 34)
+        tt_idx = (((key * _HASH_MUL) >> 38) & _ld(ctx, C_TTMASK)) * 2
+        if _ld(tt, tt_idx) != key and _ld(tt, tt_idx ^ 2) == key:
+            tt_idx ^= 2
+        if _ld(tt, tt_idx) == key:
+            e = _ld(tt, tt_idx + 1)
+            if (e >> 40) == _ld(ctx, C_GEN):
+                elb = e & 0xFFFF
+                eub = (e >> 16) & 0xFFFF
+                ttmove = (e >> 32) & 0xFF
+                if elb > lb:
+                    lb = elb
+                if eub < ub:
+                    ub = eub
+                if lb >= beta or lb == ub:
+                    return lb
+                if ub <= alpha:
+                    return ub
+        if n_rem == 8:  # two tricks left: exact at once, and stored exact
+            v = _two_tricks(ctx, rem, leader, valat)
+            _st(tt, tt_idx, key)
+            _st(tt, tt_idx + 1, v | (v << 16) | (0xFF << 32) | (_ld(ctx, C_GEN) << 40))
+            return v
+        if lb > alpha:
+            alpha = lb
+        if ub < beta:
+            beta = ub
+    else:
+        if hi <= alpha:
+            return hi
+        if beta <= 0:
+            return 0
+        if n_rem >= MIDTT_MIN:
+            ub = hi
+            tc = tcards
+            c1 = ctz(tc)
+            tc &= tc - 1
+            c2 = ctz(tc) & 31
+            tc &= tc - 1
+            c3 = ctz(tc) & 31
+            key = rem | (c1 << 32) | (c2 << 37) | (c3 << 42) | (leader << 47) | (pos << 49) | (valat << 51)
+            tt_idx = (((key * _HASH_MUL) >> 38) & _ld(ctx, C_TTMASK)) * 2
+            if _ld(tt, tt_idx) != key and _ld(tt, tt_idx ^ 2) == key:
+                tt_idx ^= 2
+            if _ld(tt, tt_idx) == key:
+                e = _ld(tt, tt_idx + 1)
+                if (e >> 40) == _ld(ctx, C_GEN):
+                    elb = e & 0xFFFF
+                    eub = (e >> 16) & 0xFFFF
+                    ttmove = (e >> 32) & 0xFF
+                    if elb > lb:
+                        lb = elb
+                    if eub < ub:
+                        ub = eub
+                    if lb >= beta or lb == ub:
+                        return lb
+                    if ub <= alpha:
+                        return ub
+            if lb > alpha:
+                alpha = lb
+            if ub < beta:
+                beta = ub
+    a0 = alpha
+    b0 = beta
+    seat = (leader + pos) & 3
+    hand = _ld(ctx, seat) & rem
+    under = _ld(ctx, C_UNDER) == 1
+    atop = _ld(ctx, C_ATOP) == 1
+    if pos == 0:
+        legal = hand
+    else:
+        legal = legal_mask(hand, led, win, ((winner ^ seat) & 1) == 0, contract, under, atop)
+    moves = _reduce(legal, rem | tcards, contract, ctx)
+    maxnode = (seat & 1) == team
+    mover_team = seat & 1
+    # --- order the moves into this depth's scratch row -----------------------------------------
+    base = C_MOVES + (32 - n_rem) * 8
+    sbase = base + (C_SCORES - C_MOVES)
+    n = 0
+    if ttmove >= 0 and ttmove < 32 and (moves >> ttmove) & 1:
+        _st(ctx, base, ttmove)
+        _st(ctx, sbase, 1 << 40)
+        n = 1
+        moves &= ~(1 << ttmove)
+    live = rem | tcards
+    greedy = n_rem > GREEDY_MIN
+    while moves:
+        c = ctz(moves)
+        moves &= moves - 1
+        p = _ld(ctx, C_POINTS + c)
+        st = STRENGTH64[contract, c]
+        if pos == 3:
+            mine = beats(c, win, contract) or ((winner ^ seat) & 1) == 0
+            sc = ((tpts + p) if mine else -(tpts + p)) * 16 - st
+        elif greedy:
+            if pos == 0:
+                gw, gp = _greedy_rest(ctx, rem ^ (1 << c), leader, 1, c >> 3, c, seat, p, contract, under, atop)
+            elif beats(c, win, contract):
+                gw, gp = _greedy_rest(ctx, rem ^ (1 << c), leader, pos + 1, led, c, seat, tpts + p, contract,
+                                      under, atop)
+            else:
+                gw, gp = _greedy_rest(ctx, rem ^ (1 << c), leader, pos + 1, led, win, winner, tpts + p, contract,
+                                      under, atop)
+            sc = (gp if ((gw ^ seat) & 1) == 0 else -gp) * 16 - st
+        elif pos == 0:
+            others = live & ~hand & SUIT[c >> 3]
+            if (STRONGER[contract, c] & others) == 0:
+                sc = 1000 + p * 8 + st
+            else:
+                sc = -p * 8 - st
+        else:
+            mine = beats(c, win, contract) or ((winner ^ seat) & 1) == 0
+            sc = (p if mine else -p) * 16 - st
+        sc += _ld(ctx, C_HIST + (mover_team << 5) + c)
+        j = n
+        while j > 0 and _ld(ctx, sbase + j - 1) < sc:
+            _st(ctx, base + j, _ld(ctx, base + j - 1))
+            _st(ctx, sbase + j, _ld(ctx, sbase + j - 1))
+            j -= 1
+        _st(ctx, base + j, c)
+        _st(ctx, sbase + j, sc)
+        n += 1
+    # --- enhanced transposition cutoff: the last card of a trick leads to stored positions -------
+    if pos == 3 and n_rem > 5:
+        for i in range(n):
+            card = _ld(ctx, base + i)
+            nwinner = seat if beats(card, win, contract) else winner
+            wteam = nwinner & 1
+            nvl = valat if wteam == team else 0
+            gain = tpts + _ld(ctx, C_POINTS + card) if wteam == team else 0
+            if (belot_cards >> card) & 1 and (rem >> (card ^ 3)) & 1 and (card >> 3) == led:
+                gain += BELOT
+            ckey = (rem ^ (1 << card)) | (nwinner << 32) | (nvl << 34)
+            cidx = (((ckey * _HASH_MUL) >> 38) & _ld(ctx, C_TTMASK)) * 2
+            if _ld(tt, cidx) != ckey:
+                cidx ^= 2
+            if _ld(tt, cidx) == ckey:
+                e = _ld(tt, cidx + 1)
+                if (e >> 40) == _ld(ctx, C_GEN):
+                    if maxnode:
+                        v = gain + (e & 0xFFFF)
+                        if v >= beta:
+                            return v
+                    else:
+                        v = gain + ((e >> 16) & 0xFFFF)
+                        if v <= alpha:
+                            return v
+    # --- search the children ----------------------------------------------------------------
+    best = -INF if maxnode else INF
+    bestcard = 0xFF
+    vbase = base + (C_VALS - C_MOVES)
+    others = live & ~hand
+    for i in range(n):
+        card = _ld(ctx, base + i)
+        bit = 1 << card
+        nrem = rem ^ bit
+        p = _ld(ctx, C_POINTS + card)
+        # Quasi-equivalence: a card d of the same hand and suit already searched, with no card of
+        # another hand (or the table) between them in the contract order, leads to an isomorphic
+        # game whose value differs by at most |points(card) - points(d)|.  If that cannot reach the
+        # window, skip the card (its bound still enters the fail-soft result).
+        if i > 0 and not (belot_cards >> card) & 1:
+            skipped = False
+            for j in range(i):
+                d = _ld(ctx, base + j)
+                if (d >> 3) != (card >> 3) or (belot_cards >> d) & 1:
+                    continue
+                if STRENGTH64[contract, d] > STRENGTH64[contract, card]:
+                    btw = STRONGER[contract, card] & ~STRONGER[contract, d] & ~(1 << d)
+                else:
+                    btw = STRONGER[contract, d] & ~STRONGER[contract, card] & ~bit
+                if btw & others:
+                    continue
+                delta = p - _ld(ctx, C_POINTS + d)
+                if delta < 0:
+                    delta = -delta
+                rd = _ld(ctx, vbase + j)
+                if maxnode:
+                    bound = rd + delta
+                    if bound <= alpha:
+                        if bound > best:
+                            best = bound
+                        skipped = True
+                        break
+                else:
+                    bound = rd - delta
+                    if bound >= beta:
+                        if bound < best:
+                            best = bound
+                        skipped = True
+                        break
+            if skipped:
+                _st(ctx, vbase + i, bound)
+                continue
+        gain = 0
+        if (belot_cards >> card) & 1 and (rem >> (card ^ 3)) & 1:
+            # First card of an open belot of the team: it counts if played in its own suit.
+            if pos == 0 or (card >> 3) == led:
+                gain = BELOT
+        if pos == 0:
+            nled = card >> 3
+            nwin = card
+            nwinner = seat
+        elif beats(card, win, contract):
+            nled = led
+            nwin = card
+            nwinner = seat
+        else:
+            nled = led
+            nwin = win
+            nwinner = winner
+        npts = tpts + p
+        if pos == 3:
+            wteam = nwinner & 1
+            nvl = valat if wteam == team else 0
+            if wteam == team:
+                gain += npts
+            if nrem == 0:
+                if wteam == team:
+                    gain += _ld(ctx, C_LAST) + VALAT * nvl
+                v = gain
+            else:
+                v = gain + _node(ctx, tt, nrem, nwinner, zero, none, zero, nwinner, zero, zero, rpts - p,
+                                 alpha - gain, beta - gain, nvl)
+        else:
+            v = gain + _node(ctx, tt, nrem, leader, pos + 1, nled, nwin, nwinner, tcards | bit, npts, rpts - p,
+                             alpha - gain, beta - gain, valat)
+        _st(ctx, vbase + i, v)
+        if maxnode:
+            if v > best:
+                best = v
+                bestcard = card
+                if v > alpha:
+                    alpha = v
+        else:
+            if v < best:
+                best = v
+                bestcard = card
+                if v < beta:
+                    beta = v
+        if alpha >= beta:
+            if i > 0:
+                d = n_rem >> 2
+                hidx = C_HIST + (mover_team << 5) + card
+                _st(ctx, hidx, _ld(ctx, hidx) + d * d)
+            break
+    if tt_idx >= 0:
+        if best <= a0:
+            if best < ub:
+                ub = best
+        elif best >= b0:
+            if best > lb:
+                lb = best
+        else:
+            lb = best
+            ub = best
+        if _ld(tt, tt_idx) != key:
+            # two slots per bucket: keep the entry of the bigger position of this solve
+            gen = _ld(ctx, C_GEN)
+            other = tt_idx ^ 2
+            if (_ld(tt, tt_idx + 1) >> 40) == gen and (
+                    (_ld(tt, other + 1) >> 40) != gen
+                    or popcount(_ld(tt, other) & 0xFFFFFFFF) < popcount(_ld(tt, tt_idx) & 0xFFFFFFFF)):
+                tt_idx = other
+        if lb < 0:
+            lb = 0
+        _st(tt, tt_idx, key)
+        _st(tt, tt_idx + 1, lb | (ub << 16) | (bestcard << 32) | (_ld(ctx, C_GEN) << 40))
+    return best
+
+
+@njit(cache=True)
+def _exact(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, valat, lo, hi):
+    """Exact value of a node known to lie in [lo, hi]: bisection of null-window searches (each
+    narrows the interval by its fail-soft bound; the table carries what was learnt from one search
+    to the next)."""
+    rpts = _points_of(ctx, rem)
+    top = rpts + tpts + _ld(ctx, C_LAST) + BELOT * popcount(_ld(ctx, C_BELOT) & rem & (rem >> 1) & QUEENS) \
+        + VALAT * valat
+    if hi > top:
+        hi = top
+    if lo < 0:
+        lo = 0
+    while lo < hi:
+        b = (lo + hi + 1) // 2
+        g = _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, b - 1, b, valat)
+        if g >= b:
+            lo = g
+        else:
+            hi = g
+    return lo
+
+
+@njit(cache=True)
+def _trick_state(trick, n_trick, leader, contract):
+    """(led suit, winning card, winning seat, mask of the cards) of a trick in progress."""
+    led = -1
+    win = 0
+    winner = leader
+    tcards = 0
+    for i in range(n_trick):
+        c = trick[i]
+        tcards |= 1 << c
+        if i == 0:
+            led = c >> 3
+            win = c
+        elif beats(c, win, contract):
+            win = c
+            winner = (leader + i) & 3
+    return led, win, winner, tcards
+
+
+@njit(cache=True)
+def dd_value(hands, leader, trick, n_trick, contract, team, family, undertrump_required, at_overtake_partner,
+             valat, ctx, tt, gen):
+    """Exact double-dummy value for ``team`` (see the module docstring).
+
+    ``hands``: int64[4], the cards still in each seat's hand; ``leader``: seat that leads (or led
+    the trick in progress); ``trick``: int64 array whose first ``n_trick`` (0..3) entries are the
+    cards already played to the trick in progress, in order from ``leader``; ``contract`` 0..5;
+    ``team`` 0/1; ``family`` 0 bulgarian / 1 classic; ``valat``: the team has won every trick so
+    far and may still earn the 90 valat points; ``ctx``: int64[CTX_SIZE] scratch; ``tt``:
+    int64[2 * 2**k] table (k >= 2; 2**18 slots = 4 MiB suit whole deals, smaller tables cost nodes
+    on hard deals only); ``gen``: stamp
+    1 .. MAX_GEN, different for every (hands, contract, team, rules) solved with the same table -
+    entries of other stamps are ignored, so the table never needs clearing until the stamps wrap.
+    The search nodes visited are left in ``ctx[C_NODES]``.
+
+    Inputs are trusted (the Python edge validates them).  The points of the cards on the table go
+    to whoever wins the trick in progress and are part of the value.
+    """
+    make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtake_partner, gen, tt.shape[0] // 2 - 1)
+    led, win, winner, tcards = _trick_state(trick, n_trick, leader, contract)
+    tpts = _points_of(ctx.ctypes.data, tcards)
+    rem = hands[0] | hands[1] | hands[2] | hands[3]
+    if rem == 0:
+        return 0
+    return _exact(ctx.ctypes.data, tt.ctypes.data, rem, leader, n_trick, led, win, winner, tcards, tpts,
+                  1 if valat else 0, 0, INF)
+
+
+@njit(cache=True)
+def dd_moves(hands, leader, trick, n_trick, contract, team, family, undertrump_required, at_overtake_partner,
+             valat, ctx, tt, gen, out):
+    """Value for ``team`` after each legal card of the seat to move (best play afterwards).
+
+    Arguments as :func:`dd_value`; ``out`` (int64[32]) receives the value of every legal card and
+    -1 for the others.  Returns the mask of legal cards.  All cards share the table, so the later
+    ones are cheap.
+    """
+    make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtake_partner, gen, tt.shape[0] // 2 - 1)
+    c_ = ctx.ctypes.data
+    t_ = tt.ctypes.data
+    led, win, winner, tcards = _trick_state(trick, n_trick, leader, contract)
+    tpts = _points_of(c_, tcards)
+    rem = hands[0] | hands[1] | hands[2] | hands[3]
+    for c in range(32):
+        out[c] = -1
+    if rem == 0:
+        return 0
+    pos = n_trick
+    seat = (leader + pos) & 3
+    hand = hands[seat]
+    if pos == 0:
+        legal = hand
+    else:
+        legal = legal_mask(hand, led, win, ((winner ^ seat) & 1) == 0, contract, undertrump_required,
+                           at_overtake_partner)
+    belot_cards = ctx[C_BELOT]
+    vl = 1 if valat else 0
+    others = (rem | tcards) & ~hand
+    done = 0
+    m = legal
+    while m:
+        card = ctz(m)
+        m &= m - 1
+        bit = 1 << card
+        nrem = rem ^ bit
+        p = ctx[C_POINTS + card]
+        gain = 0
+        if (belot_cards >> card) & 1 and (rem >> (card ^ 3)) & 1:
+            if pos == 0 or (card >> 3) == led:
+                gain = BELOT
+        # A card of the same suit already valued, with no card of another hand between them, gives
+        # an isomorphic game: the value differs by at most the difference of their points.
+        lo = 0
+        hi = INF
+        if not (belot_cards >> card) & 1:
+            d_m = done & SUIT[card >> 3] & ~belot_cards
+            while d_m:
+                d = ctz(d_m)
+                d_m &= d_m - 1
+                if STRENGTH64[contract, d] > STRENGTH64[contract, card]:
+                    btw = STRONGER[contract, card] & ~STRONGER[contract, d] & ~(1 << d)
+                else:
+                    btw = STRONGER[contract, d] & ~STRONGER[contract, card] & ~bit
+                if btw & others:
+                    continue
+                delta = abs(p - ctx[C_POINTS + d])
+                if out[d] - delta > lo:
+                    lo = out[d] - delta
+                if out[d] + delta < hi:
+                    hi = out[d] + delta
+        if lo == hi:
+            out[card] = lo
+            done |= bit
+            continue
+        if pos == 0:
+            nled = card >> 3
+            nwin = card
+            nwinner = seat
+        elif beats(card, win, contract):
+            nled = led
+            nwin = card
+            nwinner = seat
+        else:
+            nled = led
+            nwin = win
+            nwinner = winner
+        npts = tpts + p
+        if pos == 3:
+            wteam = nwinner & 1
+            nvl = vl if wteam == team else 0
+            if wteam == team:
+                gain += npts
+            if nrem == 0:
+                if wteam == team:
+                    gain += ctx[C_LAST] + VALAT * nvl
+                out[card] = gain
+            else:
+                out[card] = gain + _exact(c_, t_, nrem, nwinner, 0, -1, 0, nwinner, 0, 0, nvl, lo - gain, hi - gain)
+        else:
+            out[card] = gain + _exact(c_, t_, nrem, leader, pos + 1, nled, nwin, nwinner, tcards | bit, npts, vl,
+                                      lo - gain, hi - gain)
+        done |= bit
+    return legal
