@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..players.dispatch import RANDOM, choose_card, random_card
+from ..players.dispatch import NORMAL, RANDOM, choose_card, random_card
 from ..players.view import SIZE as VIEW_SIZE, next_trick, record_card, start_view
 from .declarations import declared_points
 from .play import beats, legal_mask
@@ -73,7 +73,7 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
     """Play one deal from ``hands`` (modified).
 
     Scratch: ``belot_open`` (int64[4], each seat's undecided belot K/Q cards) and ``view``
-    (the public view the strategic players read; kept only when a seat needs it).
+    (the public view the strategic players read; kept card by card only when a seat needs it).
 
     Returns ``(rng, trick_points0, trick_points1, declared0, declared1, belot0, belot1, valat,
     raw0, raw1, outcome, score0, score1, hanging)``.  When ``record``, the 32 plays go to
@@ -83,11 +83,12 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
     for seat in range(4):
         belot_open[seat] = belot_cards(hands[seat], contract) if contract != NT else 0
     points = POINTS[family, contract]
+    # The view is started every deal (easy reads the contract from it) but only kept up to
+    # date card by card when a judging player (normal, hard) needs the history.
+    start_view(view, contract, declarer, (dealer + 1) & 3, undertrump_required, at_overtake_partner)
     needs_view = False
     for seat in range(4):
-        needs_view = needs_view or policies[seat] != RANDOM
-    if needs_view:
-        start_view(view, contract, declarer, (dealer + 1) & 3, undertrump_required, at_overtake_partner)
+        needs_view = needs_view or policies[seat] >= NORMAL
     belot0 = 0
     belot1 = 0
     points0 = 0
