@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .rules import BULGARIAN, LAST_TRICK_BONUS, VALAT_BONUS, Contract, Rules
+from .rules import BULGARIAN, VALAT_BONUS, Contract, Rules
 
 OUTCOMES = ("made", "hanging", "inside", "void")
 MULTIPLIERS = (1, 2, 4)

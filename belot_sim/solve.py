@@ -138,7 +138,7 @@ def _prepare(hands, contract, leader, trick, team, rules, valat):
     sizes = [popcount(m) + (1 if s in played else 0) for s, m in enumerate(masks)]
     if len(set(sizes)) != 1:
         shown = ", ".join(f"seat {s}: {popcount(m)}" for s, m in enumerate(masks))
-        detail = f" (the seats that already played to the trick hold one card less)" if cards else ""
+        detail = " (the seats that already played to the trick hold one card less)" if cards else ""
         raise ValueError(f"hands must all hold the same number of cards{detail}; got {shown}")
     k = sizes[0]
     if not 1 <= k <= 8:

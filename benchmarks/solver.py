@@ -29,7 +29,6 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import belot_sim as bs  # noqa: E402
-from belot_sim import solve as _solve_mod  # noqa: E402,F401  (the module: belot_sim.solve is the function)
 
 CONTRACTS = ("C", "D", "H", "S", "NT", "AT")
 #: colver's card index -> ours: its suits are S H D C, its ranks 7 8 9 J Q K 10 A.

@@ -103,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{contract:>8} {str(plays):>6} {threads:>7} {rate:>14,.0f}")
     for t, rate in rate_random.items():
         print(f"{'random':>8} {'False':>6} {t:>7} {rate:>14,.0f}")
-    print(f"\nstrategic players (all four seats), random contract, DataFrame included")
+    print("\nstrategic players (all four seats), random contract, DataFrame included")
     print(f"{'player':>8} {'threads':>7} {'deals/s':>14}")
     for (player, t), rate in player_rates.items():
         print(f"{player:>8} {t:>7} {rate:>14,.0f}")

@@ -6,7 +6,7 @@ import numpy as np
 from numba import njit
 
 from .bits import ctz
-from .play import beats, legal_mask
+from .play import after_card, legal_mask
 
 
 @njit(cache=True)
@@ -43,12 +43,7 @@ def _perft(hands, leader, n_in_trick, led_suit, winning, winner, contract, under
         hands[seat] ^= 1 << card
         played[level] = card
         n = in_trick[level]
-        if n == 0:
-            new_led, new_best, new_seat = card >> 3, card, seat
-        elif beats(card, best[level], contract):
-            new_led, new_best, new_seat = led[level], card, seat
-        else:
-            new_led, new_best, new_seat = led[level], best[level], best_seat[level]
+        new_led, new_best, new_seat = after_card(n, card, seat, led[level], best[level], best_seat[level], contract)
         nxt = level + 1
         if n == 3:
             lead_seat[nxt], in_trick[nxt], led[nxt], best[nxt], best_seat[nxt] = new_seat, 0, -1, 0, new_seat
@@ -78,11 +73,8 @@ def perft(state, depth: int) -> int:
     trick = state.trick
     leader = state.leader
     led_suit, winning, winner = -1, 0, leader
-    for seat, card in trick:
-        if led_suit < 0:
-            led_suit, winning, winner = card >> 3, card, seat
-        elif beats(card, winning, int(state.contract)):
-            winning, winner = card, seat
+    for pos, (seat, card) in enumerate(trick):
+        led_suit, winning, winner = after_card(pos, card, seat, led_suit, winning, winner, int(state.contract))
     cards_left = 32 - len(state.plays)
     return int(_perft(hands, leader, len(trick), led_suit, winning, winner, int(state.contract),
                       state.rules.undertrump == "required", state.rules.at_overtake_partner, depth, cards_left))

@@ -49,6 +49,17 @@ def legal_mask(hand, led_suit, winning, partner_winning, contract, undertrump_re
     return on_follow if follow != 0 else on_void
 
 
+@njit(cache=True, inline="always")
+def after_card(pos, card, seat, led_suit, winning, winner, contract):
+    """``(led_suit, winning card, winning seat)`` of a trick after ``seat`` plays ``card`` at
+    position ``pos`` (0 = the lead, when the incoming values are ignored)."""
+    if pos == 0:
+        return card >> 3, card, seat
+    if beats(card, winning, contract):
+        return led_suit, card, seat
+    return led_suit, winning, winner
+
+
 @njit(cache=True)
 def trick_winner(cards, contract):
     """Position (0 = lead) of the winning card among ``cards[0..len)``."""

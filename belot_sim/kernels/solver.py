@@ -74,7 +74,7 @@ from numba.extending import intrinsic
 
 from ..rules import PLAIN_STRENGTH_BY_RANK, STRENGTH as _STRENGTH, TRUMP_STRENGTH_BY_RANK
 from .bits import ctz, popcount
-from .play import beats, legal_mask
+from .play import after_card, beats, legal_mask
 from .tables import AT, BEATS, NT, POINTS, STRONGER, SUIT, TRUMPS
 
 # --- ctx layout ------------------------------------------------------------------------------
@@ -674,18 +674,7 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
             # First card of an open belot of the team: it counts if played in its own suit.
             if pos == 0 or (card >> 3) == led:
                 gain = BELOT
-        if pos == 0:
-            nled = card >> 3
-            nwin = card
-            nwinner = seat
-        elif beats(card, win, contract):
-            nled = led
-            nwin = card
-            nwinner = seat
-        else:
-            nled = led
-            nwin = win
-            nwinner = winner
+        nled, nwin, nwinner = after_card(pos, card, seat, led, win, winner, contract)
         npts = tpts + p
         if pos == 3:
             wteam = nwinner & 1
@@ -882,18 +871,7 @@ def dd_moves(hands, leader, trick, n_trick, contract, team, family, undertrump_r
             out[card] = lo
             done |= bit
             continue
-        if pos == 0:
-            nled = card >> 3
-            nwin = card
-            nwinner = seat
-        elif beats(card, win, contract):
-            nled = led
-            nwin = card
-            nwinner = seat
-        else:
-            nled = led
-            nwin = win
-            nwinner = winner
+        nled, nwin, nwinner = after_card(pos, card, seat, led, win, winner, contract)
         npts = tpts + p
         if pos == 3:
             wteam = nwinner & 1

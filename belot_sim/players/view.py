@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..kernels.play import beats
+from ..kernels.play import after_card
 from ..kernels.tables import AT, BEATS, SUIT, TRUMPS
 
 PLAYED = 0  # mask of every card played so far (current trick included)
@@ -99,13 +99,8 @@ def record_card(view, seat, card, points):
     view[ON_TABLE] |= 1 << card
     view[PLAYED_BY + seat] |= 1 << card
     view[TABLE_POINTS] += points
-    if pos == 0:
-        view[LED] = card >> 3
-        view[WINNING] = card
-        view[WINNER] = seat
-    elif beats(card, view[WINNING], view[CONTRACT]):
-        view[WINNING] = card
-        view[WINNER] = seat
+    view[LED], view[WINNING], view[WINNER] = after_card(pos, card, seat, view[LED], view[WINNING], view[WINNER],
+                                                        view[CONTRACT])
     view[POS] = pos + 1
     return pos == 3
 
