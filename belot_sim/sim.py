@@ -11,12 +11,15 @@ import pandas as pd
 
 from .kernels.rollout import rollout
 from .kernels.scoring import OUTCOME_NAMES
-from .players import policy_codes
+from .players import SEARCH_PLAYERS, POLICY_CODES, policy_codes
 from .rules import CONTRACT_CODES, Contract, Rules
 from .scoring import check_multiplier
 
 #: Deals per kernel call: bounds the temporary arrays and paces the progress display.
 BLOCK = 1 << 20
+#: The same with a searching player (dd/pimc take milliseconds to seconds per deal).
+SEARCH_BLOCK = 64
+DEFAULT_WORLDS = 20
 RESULT_COLUMNS = ("trick_points0", "trick_points1", "declared0", "declared1", "belot0", "belot1", "valat",
                   "raw0", "raw1", "outcome", "score0", "score1", "hanging")
 DEAL_COLUMNS = ("deal_id", "dealer", "contract", "declarer", "multiplier", "hand0", "hand1", "hand2", "hand3",
@@ -53,7 +56,7 @@ def _contract_plan(contract, rules: Rules) -> tuple[np.ndarray, bool]:
 
 def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declarer: int | None = None,
              players="random", bidders=None, seed: int = 0, start: int = 0, threads: int | None = None,
-             plays: bool = False, multiplier: int = 1, progress: bool = False):
+             plays: bool = False, multiplier: int = 1, progress: bool = False, worlds: int = DEFAULT_WORLDS):
     """Play ``n`` deals (ids ``start .. start+n-1``) and return one row per deal.
 
     Parameters
@@ -62,14 +65,17 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     contract : one contract (``"H"``), a list to cycle by deal id, or ``None``/``"random"``
         for a uniformly random contract per deal (the rules' playable contracts).
     declarer : seat 0..3, or ``None`` for a uniformly random declarer per deal.
-    players : one player name for all seats or a 4-tuple (seats 0..3); ``"random"``.
+    players : one player name for all seats or a 4-tuple (seats 0..3): ``"random"``, ``"easy"``,
+        ``"normal"``, ``"hard"``, ``"pimc"`` (samples the unseen cards and solves them), ``"dd"``
+        (perfect information: sees every hand).  The last two are thousands of times slower.
     bidders : auctions are not available yet; must be ``None``.
     seed, start : deal ``d`` depends only on ``(seed, d)``, so any ``start``/``n`` split and
         any ``threads`` give identical rows, and different players meet the same cards.
     threads : Numba threads (default: all).
     plays : also return the per-card frame ``(deal_id, trick, pos, seat, card)``.
     multiplier : 1, 2 (doubled) or 4 (redoubled); classic only 1.
-    progress : print progress to stderr (useful for runs of many millions).
+    progress : print progress to stderr (useful for runs of many millions, or with pimc).
+    worlds : layouts of the unseen cards a ``pimc`` player solves per decision (default 20).
 
     Returns a DataFrame with the columns of DESIGN.md (``deals``) or ``(deals, plays)``.
     """
@@ -83,6 +89,10 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     fixed_declarer = -1 if declarer is None else _check_int(declarer, "declarer", 0, 3)
     check_multiplier(multiplier, rules)
     policies = np.array(policy_codes(players), dtype=np.int64)
+    worlds = _check_int(worlds, "worlds", 1, 100_000)
+    search_codes = {POLICY_CODES[name] for name in SEARCH_PLAYERS}
+    searching = any(int(code) in search_codes for code in policies)
+    block = SEARCH_BLOCK if searching else BLOCK
     if threads is not None:
         threads = _check_int(threads, "threads", 1, numba.config.NUMBA_NUM_THREADS)
     if not isinstance(plays, bool):
@@ -95,9 +105,9 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
         numba.set_num_threads(threads)
     try:
         blocks = []
-        for offset in range(0, max(n, 1), BLOCK):
-            size = min(BLOCK, n - offset)
-            blocks.append(_run_block(seed, start + offset, size, contracts, params, policies, plays))
+        for offset in range(0, max(n, 1), block):
+            size = min(block, n - offset)
+            blocks.append(_run_block(seed, start + offset, size, contracts, params, policies, worlds, plays))
             if progress:
                 print(f"\rsimulate: {offset + size:,}/{n:,} deals", end="", file=sys.stderr, flush=True)
         if progress:
@@ -113,7 +123,7 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     return deals, play_frame
 
 
-def _run_block(seed, start, n, contracts, params, policies, record):
+def _run_block(seed, start, n, contracts, params, policies, worlds, record):
     (random_contract, n_contracts, fixed_declarer, multiplier, family, undertrump_required, at_overtake_partner,
      declarations_on) = params
     small = np.empty((5, n), dtype=np.int8)
@@ -123,7 +133,7 @@ def _run_block(seed, start, n, contracts, params, policies, record):
     play_seat = np.empty(shape, dtype=np.int8)
     play_card = np.empty(shape, dtype=np.int8)
     rollout(np.uint64(seed), start, n, contracts, random_contract, n_contracts, fixed_declarer, multiplier, family,
-            undertrump_required, at_overtake_partner, declarations_on, policies, record,
+            undertrump_required, at_overtake_partner, declarations_on, policies, worlds, record,
             small, hands, points, play_seat, play_card)
     deal_id = np.arange(start, start + n, dtype=np.int64)
     columns = {"deal_id": deal_id, "dealer": small[0], "contract": small[1], "declarer": small[2],

@@ -21,15 +21,16 @@ Z95 = 1.959963984540054
 
 def tournament(a: str, b: str, n: int, *, rules: Rules | str = "bulgarian", contract=None,
                declarer: int | None = None, seed: int = 0, threads: int | None = None,
-               progress: bool = False) -> pd.DataFrame:
+               progress: bool = False, worlds: int = 20) -> pd.DataFrame:
     """Play ``n`` duplicate deals between players ``a`` and ``b``.
 
     Returns one row per contract played plus ``"all"``: ``deals``, ``mean_edge`` (raw points
     per deal in ``a``'s favour), ``ci_low``/``ci_high`` (95% normal interval of the mean),
     ``a_better``/``b_better``/``equal`` (fractions of deals).  ``contract``/``declarer``/
-    ``seed`` as in :func:`belot_sim.simulate` (default: a random contract and declarer per deal).
+    ``seed``/``worlds`` as in :func:`belot_sim.simulate` (default: a random contract and declarer per deal).
     """
-    common = dict(rules=rules, contract=contract, declarer=declarer, seed=seed, threads=threads, progress=progress)
+    common = dict(rules=rules, contract=contract, declarer=declarer, seed=seed, threads=threads, progress=progress,
+                  worlds=worlds)
     first = simulate(n, players=(a, b, a, b), **common)
     second = simulate(n, players=(b, a, b, a), **common)
     edge = ((first["raw0"].to_numpy(np.int64) - first["raw1"].to_numpy(np.int64))

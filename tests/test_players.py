@@ -248,7 +248,7 @@ def test_view_exclusions_on_a_hand_built_trick():
 def test_choose_card_has_no_argument_for_other_hands():
     params = list(inspect.signature(choose_card.py_func).parameters)
     assert params == ["policy", "legal", "r32", "hand", "seat", "view", "family"]
-    assert V.SIZE == 21  # view slots: see players/view.py; none holds another seat's cards
+    assert V.SIZE == 31  # view slots: see players/view.py; none holds another seat's unshown cards
 
 
 def relayout(state: ref.DealState, view: np.ndarray, rng: random.Random) -> list[int]:

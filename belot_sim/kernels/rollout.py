@@ -10,15 +10,21 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..players.dispatch import NORMAL, RANDOM, choose_card, random_card
-from ..players.view import SIZE as VIEW_SIZE, next_trick, record_card, start_view
-from .declarations import declared_points
+from ..players.dispatch import DD, NORMAL, PIMC, RANDOM, choose_card, random_card
+from ..players.search import S_WORLDS, SCRATCH_SIZE, dd_card, pimc_card, start_deal
+from ..players.view import KNOWN, SIZE as VIEW_SIZE, next_trick, record_card, start_view
+from .declarations import declared_points, shown_cards
 from .play import beats, legal_mask
-from .rng import CONTRACT_STREAM, DEAL_STREAM, PLAY_STREAM, below, halves, next_u64, scale32, stream_start
+from .rng import (CONTRACT_STREAM, DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, below, halves, next_u64, scale32,
+                  stream_start)
+from .solver import CTX_SIZE
 from .scoring import score_bulgarian, score_classic
 from .tables import AT, NT, POINTS
 
 CHUNK = 512  # deals per parallel work item (scratch arrays are allocated once per chunk)
+SEARCH_CHUNK = 4  # the same with a searching player (a deal costs milliseconds: keep both threads busy)
+#: Solver table slots per thread for the searching players (2**18 slots = 4 MiB, see solve.TT_BITS).
+SEARCH_TT_BITS = 18
 KING, QUEEN = 6, 5
 
 
@@ -69,11 +75,13 @@ def belot_cards(hand, contract):
 
 @njit(cache=True)
 def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
-              declarations_on, policies, rng, belot_open, view, record, play_seat, play_card):
+              declarations_on, policies, rng, belot_open, view, record, play_seat, play_card, ctx, tt, scratch):
     """Play one deal from ``hands`` (modified).
 
-    Scratch: ``belot_open`` (int64[4], each seat's undecided belot K/Q cards) and ``view``
-    (the public view the strategic players read; kept card by card only when a seat needs it).
+    Scratch: ``belot_open`` (int64[4], each seat's undecided belot K/Q cards), ``view``
+    (the public view the strategic players read; kept card by card only when a seat needs it)
+    and, for the searching players (``dd``, ``pimc``), the solver's ``ctx``/``tt`` and their
+    ``scratch`` (:mod:`belot_sim.players.search`; the caller starts its world stream per deal).
 
     Returns ``(rng, trick_points0, trick_points1, declared0, declared1, belot0, belot1, valat,
     raw0, raw1, outcome, score0, score1, hanging)``.  When ``record``, the 32 plays go to
@@ -87,8 +95,10 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
     # date card by card when a judging player (normal, hard) needs the history.
     start_view(view, contract, declarer, (dealer + 1) & 3, undertrump_required, at_overtake_partner)
     needs_view = False
+    needs_known = False  # pimc also reads what the declarations and belots showed
     for seat in range(4):
         needs_view = needs_view or policies[seat] >= NORMAL
+        needs_known = needs_known or policies[seat] == PIMC
     belot0 = 0
     belot1 = 0
     points0 = 0
@@ -115,6 +125,10 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
             policy = policies[seat]
             if policy == RANDOM:  # the common case, kept inline
                 card = random_card(legal, r32)
+            elif policy == DD:  # perfect information: reads every hand
+                card = dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch)
+            elif policy == PIMC:
+                card = pimc_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
             else:
                 card = choose_card(policy, legal, r32, hands[seat], seat, view, family)
             if needs_view:
@@ -128,6 +142,8 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
                         belot1 += 20
                     else:
                         belot0 += 20
+                    if needs_known:  # announcing the belot shows where its other card is
+                        view[KNOWN + seat] |= (1 << (8 * suit + KING)) | (1 << (8 * suit + QUEEN))
             hands[seat] &= ~(1 << card)
             trick_points += points[card]
             if pos == 0:
@@ -149,6 +165,14 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
         leader = winner
         if needs_view:
             next_trick(view)
+        if needs_known and trick == 0 and declarations_on and contract != NT:
+            # The declarations the scoring team announced are shown during the first trick.
+            initial = np.empty(4, dtype=np.int64)
+            initial[0], initial[1], initial[2], initial[3] = initial0, initial1, initial2, initial3
+            shown = np.empty(4, dtype=np.int64)
+            shown_cards(initial, contract, family == 1, shown)
+            for s in range(4):
+                view[KNOWN + s] |= shown[s]
     if leader & 1:  # the last trick's winner leads "next"
         points1 += 10
     else:
@@ -182,7 +206,7 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
 
 @njit(cache=True, parallel=True)
 def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_declarer, multiplier, family,
-            undertrump_required, at_overtake_partner, declarations_on, policies, record,
+            undertrump_required, at_overtake_partner, declarations_on, policies, worlds, record,
             small_out, hands_out, points_out, play_seat_out, play_card_out):
     """Play deals ``start .. start+n-1`` into column-major outputs.
 
@@ -191,15 +215,24 @@ def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_decla
     ``small_out`` int8[5, n]: dealer, contract, declarer, valat, outcome.
     ``hands_out`` uint32[4, n].  ``points_out`` int16[11, n]: trick_points0/1, declared0/1,
     belot0/1, raw0/1, score0/1, hanging.  ``play_*_out`` int8[n, 32] when ``record``.
+    ``worlds``: layouts per ``pimc`` decision.
     """
-    n_chunks = (n + CHUNK - 1) // CHUNK
+    searching = False
+    for seat in range(4):
+        searching = searching or policies[seat] >= DD
+    chunk_size = SEARCH_CHUNK if searching else CHUNK
+    n_chunks = (n + chunk_size - 1) // chunk_size
     for chunk in prange(n_chunks):
         pack = np.empty(32, dtype=np.int64)
         hands = np.empty(4, dtype=np.int64)
         belot_open = np.empty(4, dtype=np.int64)
         view = np.zeros(VIEW_SIZE, dtype=np.int64)
         no_record = np.empty(32, dtype=np.int8)
-        for i in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+        ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+        tt = np.zeros(2 << SEARCH_TT_BITS if searching else 2, dtype=np.int64)
+        scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+        scratch[S_WORLDS] = worlds
+        for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
             deal_id = start + i
             dealer = deal_pack(seed, deal_id, pack)
             hands_from_pack(pack, dealer, hands)
@@ -214,14 +247,16 @@ def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_decla
             for s in range(4):
                 hands_out[s, i] = hands[s]
             rng = stream_start(seed, deal_id, PLAY_STREAM)
+            if searching:
+                start_deal(scratch, stream_start(seed, deal_id, WORLD_STREAM))
             if record:
                 r = play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required,
                               at_overtake_partner, declarations_on, policies, rng, belot_open, view, True,
-                              play_seat_out[i], play_card_out[i])
+                              play_seat_out[i], play_card_out[i], ctx, tt, scratch)
             else:
                 r = play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required,
                               at_overtake_partner, declarations_on, policies, rng, belot_open, view, False,
-                              no_record, no_record)
+                              no_record, no_record, ctx, tt, scratch)
             small_out[0, i] = dealer
             small_out[1, i] = contract
             small_out[2, i] = declarer

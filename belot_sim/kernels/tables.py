@@ -51,10 +51,12 @@ def _classic_key(points: int, is_carre: int, length: int, rank: int) -> int:
 
 
 def _run_tables():
-    """Per 8-bit rank pattern of one suit: sequence points, bulgarian best key, classic best key."""
+    """Per 8-bit rank pattern of one suit: sequence points, bulgarian best key, classic best key,
+    and the ranks that are part of a sequence."""
     points = np.zeros(256, dtype=np.int64)
     key = np.full(256, -1, dtype=np.int64)
     classic = np.full(256, -1, dtype=np.int64)
+    cards = np.zeros(256, dtype=np.int64)
     for pattern in range(256):
         rank = 0
         while rank < 8:
@@ -69,8 +71,9 @@ def _run_tables():
                 points[pattern] += SEQUENCE_POINTS[length]
                 key[pattern] = max(key[pattern], length * 8 + top)
                 classic[pattern] = max(classic[pattern], _classic_key(int(SEQUENCE_POINTS[length]), 0, length, top))
+                cards[pattern] |= ((1 << length) - 1) << rank
             rank += length
-    return points, key, classic
+    return points, key, classic, cards
 
 
 def _carre_tables():
@@ -88,13 +91,14 @@ def _carre_tables():
     return points, key, classic
 
 
-#: ``RUN_*[pattern]`` for one suit's 8-bit rank pattern (sequences only; -1 = no key).
-RUN_POINTS, RUN_KEY, RUN_CLASSIC_KEY = _run_tables()
+#: ``RUN_*[pattern]`` for one suit's 8-bit rank pattern (sequences only; -1 = no key);
+#: ``RUN_CARDS[pattern]``: the ranks of the pattern that belong to a sequence.
+RUN_POINTS, RUN_KEY, RUN_CLASSIC_KEY, RUN_CARDS = _run_tables()
 #: ``CARRE_*[pattern]`` for the ranks held in all four suits.
 CARRE_SET_POINTS, CARRE_SET_KEY, CARRE_SET_CLASSIC_KEY = _carre_tables()
 #: Ranks that form a scoring carré (9 .. A).
 CARRE_RANKS = 0b11111100
 
 for _table in (SUIT, TRUMPS, STRONGER, BEATS, POINTS, CARRE_MASK, CARRE_POINTS, CARRE_STRENGTH, SEQUENCE_POINTS,
-               RUN_POINTS, RUN_KEY, RUN_CLASSIC_KEY, CARRE_SET_POINTS, CARRE_SET_KEY, CARRE_SET_CLASSIC_KEY):
+               RUN_POINTS, RUN_KEY, RUN_CLASSIC_KEY, RUN_CARDS, CARRE_SET_POINTS, CARRE_SET_KEY, CARRE_SET_CLASSIC_KEY):
     _table.flags.writeable = False

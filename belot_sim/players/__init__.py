@@ -7,13 +7,19 @@ Python code names them by string, kernels by the integer code below.
 * ``easy``: the weakest legal card (least trick-taking power, then fewest points).
 * ``normal``: judges the trick in progress, no card memory (:mod:`.judge`).
 * ``hard``: ``normal``'s tactics with card memory, shown voids and holding probabilities.
+* ``dd``: **perfect information** — sees all four hands and plays the exact double-dummy best
+  card (:mod:`.search`).  A yardstick, not a fair player.
+* ``pimc``: samples layouts of the unseen cards consistent with what the seat knows, solves each
+  double-dummy and plays the best card on average (:mod:`.search`).
 """
 
 from __future__ import annotations
 
 #: Policy name → code used inside the kernels.  New players add a code here and a branch
 #: in :mod:`belot_sim.players.dispatch`.
-POLICY_CODES = {"random": 0, "easy": 1, "normal": 2, "hard": 3}
+POLICY_CODES = {"random": 0, "easy": 1, "normal": 2, "hard": 3, "dd": 4, "pimc": 5}
+#: Players that call the double-dummy solver (need its table; much slower per deal).
+SEARCH_PLAYERS = ("dd", "pimc")
 
 
 def policy_codes(players) -> tuple[int, int, int, int]:

@@ -1,7 +1,9 @@
 """Choose a card for a seat by its policy code (see ``POLICY_CODES``).
 
 Every policy sees only: its legal cards, its own hand, its seat, the public view
-(:mod:`.view`) and one uniform random 32-bit value for this decision.
+(:mod:`.view`) and one uniform random 32-bit value for this decision.  The searching players
+(``dd``, ``pimc``: :mod:`.search`) are called directly by the play loop, which hands them the
+solver's work space (and, for the perfect-information ``dd`` only, every hand).
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from .judge import judged_card
 from .tactics import cheapest
 from .view import CONTRACT
 
-RANDOM, EASY, NORMAL, HARD = 0, 1, 2, 3
+RANDOM, EASY, NORMAL, HARD, DD, PIMC = 0, 1, 2, 3, 4, 5
 
 
 @njit(cache=True, inline="always")

@@ -7,7 +7,10 @@ Nothing here holds another seat's hidden cards, so a policy cannot peek:
 * the contract, the declarer and the rule options;
 * ``EXCLUDED + s``: cards seat ``s`` is known *not* to hold, inferred from the rules of play
   (did not follow → void in the led suit; did not trump or overtrump when obliged → no such
-  trumps; followed without beating when obliged → no beating card of the suit).
+  trumps; followed without beating when obliged → no beating card of the suit);
+* ``KNOWN + s``: cards seat ``s`` is known to hold (or held: played cards stay in the mask) —
+  the declarations shown after the first trick and the partner card of an announced belot.
+  The play loop fills these only when a sampling player (``pimc``) needs them.
 """
 
 from __future__ import annotations
@@ -33,7 +36,10 @@ AT_OVERTAKE_PARTNER = 11
 PLAYED_BY = 12  # 12..15: cards each seat has played
 EXCLUDED = 16  # 16..19: cards each seat cannot hold
 ON_TABLE = 20  # mask of the cards of the trick in progress
-SIZE = 21
+KNOWN = 21  # 21..24: cards each seat is known to hold (shown declarations, announced belot partners)
+TRICK_CARD = 25  # 25..28: the cards of the trick in progress, in the order played
+TRICKS_WON = 29  # 29..30: completed tricks won by each team
+SIZE = 31
 
 
 def new_view() -> np.ndarray:
@@ -97,6 +103,7 @@ def record_card(view, seat, card, points):
                                                  view[AT_OVERTAKE_PARTNER] == 1)
     view[PLAYED] |= 1 << card
     view[ON_TABLE] |= 1 << card
+    view[TRICK_CARD + pos] = card
     view[PLAYED_BY + seat] |= 1 << card
     view[TABLE_POINTS] += points
     view[LED], view[WINNING], view[WINNER] = after_card(pos, card, seat, view[LED], view[WINNING], view[WINNER],
@@ -109,6 +116,7 @@ def record_card(view, seat, card, points):
 def next_trick(view):
     """Start the next trick, led by the winner of the one just completed."""
     view[LEADER] = view[WINNER]
+    view[TRICKS_WON + (view[WINNER] & 1)] += 1
     view[TRICK] += 1
     view[POS] = 0
     view[LED] = -1

@@ -1,0 +1,261 @@
+"""Players that search with the double-dummy solver: ``dd`` and ``pimc``.
+
+* ``dd`` is a **perfect-information** player: it sees all four hands and plays the card with the
+  best exact double-dummy value for its team (:func:`dd_card`).  It is a yardstick, not a fair
+  opponent.
+* ``pimc`` (perfect-information Monte Carlo, as bridge programs play): at each decision it deals
+  the cards it cannot see into ``worlds`` layouts consistent with everything the seat knows — its
+  hand, the cards played, the trick in progress, the voids and "cannot hold" sets shown by the
+  play (``EXCLUDED``), the declarations shown after the first trick and the partner card of an
+  announced belot (``KNOWN``) — solves each layout with :func:`~belot_sim.kernels.solver.dd_moves`
+  and plays the card with the best total (:func:`pimc_card`).  It never reads another hand.
+
+Both only search when the seat has a choice (one legal card is simply played).  Ties go to a
+uniformly random card among the best, drawn from the decision's ``r32`` (so the play stream
+decides, as for every player).  The layouts come from the deal's own world stream
+(``rng.WORLD_STREAM``), kept in ``scratch``: reproducible and independent of threads.
+
+``scratch`` (int64[SCRATCH_SIZE]) holds the table stamp, the world stream, the worlds per
+decision and per-decision work space; ``ctx``/``tt`` are the solver's context and table (one per
+thread, reused across deals: stamps keep solves apart).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..kernels.bits import ctz, nth_card, popcount
+from ..kernels.rng import next_u64, scale32
+from ..kernels.solver import MAX_GEN, dd_moves
+from .view import (AT_OVERTAKE_PARTNER, CONTRACT, EXCLUDED, KNOWN, LEADER, PLAYED, POS, TRICK, TRICK_CARD,
+                   TRICKS_WON, UNDERTRUMP_REQUIRED)
+
+S_GEN = 0  # last table stamp handed out
+S_WORLD_RNG = 1  # the pimc world stream state (uint64 bits)
+S_WORLDS = 2  # layouts sampled per pimc decision
+S_DD_GEN = 3  # 3..4: stamp of the current deal's dd solves, per team (0 = none yet)
+S_REJECTED = 5  # layouts that needed the constrained fallback (statistics)
+S_OUT = 8  # 8..39: dd_moves output
+S_SUM = 40  # 40..71: pimc totals per card
+S_HANDS = 72  # 72..75: a sampled layout
+S_POOL = 76  # 76..107: the unseen cards to deal
+SCRATCH_SIZE = 108
+
+FULL = (1 << 32) - 1
+#: Uniform attempts (deal the unseen cards at random, keep the layout if it contradicts nothing)
+#: before the constrained fallback.
+UNIFORM_TRIES = 16
+
+
+@njit(cache=True)
+def start_deal(scratch, world_rng):
+    """Reset the per-deal state: new dd stamps on first use, the deal's world stream."""
+    scratch[S_DD_GEN] = 0
+    scratch[S_DD_GEN + 1] = 0
+    scratch[S_WORLD_RNG] = np.int64(world_rng)
+
+
+@njit(cache=True)
+def new_gen(scratch, tt):
+    """A fresh table stamp (the table is cleared when the stamps wrap)."""
+    gen = scratch[S_GEN] + 1
+    if gen > MAX_GEN:
+        tt[:] = 0
+        gen = 1
+        scratch[S_DD_GEN] = 0
+        scratch[S_DD_GEN + 1] = 0
+    scratch[S_GEN] = gen
+    return gen
+
+
+@njit(cache=True, inline="always")
+def _best_card(legal, values, offset, r32):
+    """A uniformly random card among the legal ones with the highest ``values[offset + card]``."""
+    best = -(1 << 62)
+    ties = 0
+    m = legal
+    while m:
+        c = ctz(m)
+        m &= m - 1
+        v = values[offset + c]
+        if v > best:
+            best = v
+            ties = 1 << c
+        elif v == best:
+            ties |= 1 << c
+    return nth_card(ties, scale32(r32, popcount(ties)))
+
+
+@njit(cache=True, inline="always")
+def _team_may_valat(view, team):
+    """The team has won every completed trick (it can still earn the valat bonus)."""
+    return view[TRICKS_WON + team] == view[TRICK]
+
+
+@njit(cache=True)
+def dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch):
+    """Perfect-information choice: the best exact double-dummy card for the seat's team.
+
+    Every decision of a deal for one team shares a table stamp: the hands are fixed for the
+    whole deal, so what was learnt for earlier positions stays exact.
+    """
+    if legal & (legal - 1) == 0:
+        return ctz(legal)
+    team = seat & 1
+    gen = scratch[S_DD_GEN + team]
+    if gen == 0:
+        gen = new_gen(scratch, tt)
+        scratch[S_DD_GEN + team] = gen
+    dd_moves(hands, view[LEADER], view[TRICK_CARD:TRICK_CARD + 4], view[POS], view[CONTRACT], team, family,
+             view[UNDERTRUMP_REQUIRED] == 1, view[AT_OVERTAKE_PARTNER] == 1, _team_may_valat(view, team),
+             ctx, tt, gen, scratch[S_OUT:S_OUT + 32])
+    return _best_card(legal, scratch, S_OUT, r32)
+
+
+@njit(cache=True)
+def _layout_feasible(count, room):
+    """Can the remaining cards still be dealt?  ``count[t]``: cards that may go to exactly the
+    seats of bit set ``t`` (3 seats); ``room[i]``: cards seat ``i`` still takes.  Hall's condition
+    for every set of seats is necessary and sufficient for such a transportation problem."""
+    if count[0] > 0:
+        return False
+    for seats in range(1, 8):
+        demand = 0
+        for t in range(1, 8):
+            if t & ~seats == 0:
+                demand += count[t]
+        supply = 0
+        for i in range(3):
+            if (seats >> i) & 1:
+                supply += room[i]
+        if demand > supply:
+            return False
+    return True
+
+
+@njit(cache=True)
+def sample_layout(view, seat, hand, scratch):
+    """Deal the cards ``seat`` cannot see into a layout consistent with ``view``; the four hands go
+    to ``scratch[S_HANDS:S_HANDS+4]``.
+
+    First up to ``UNIFORM_TRIES`` uniform deals are tried (each kept only if it contradicts no
+    exclusion): the accepted layout is then uniform among the consistent ones.  When every try
+    fails (late in a deal with many shown voids), the cards are placed one by one, each to a
+    seat chosen with probability proportional to its free places among the seats that keep the
+    rest placeable (Hall's condition) — always consistent, close to uniform.
+    """
+    played = view[PLAYED]
+    trick = view[TRICK]
+    pos = view[POS]
+    leader = view[LEADER]
+    others = np.empty(3, dtype=np.int64)
+    need = np.empty(3, dtype=np.int64)
+    excluded = np.empty(3, dtype=np.int64)
+    known = np.empty(3, dtype=np.int64)
+    k = 0
+    known_all = 0
+    for s in range(4):
+        if s == seat:
+            continue
+        in_trick = ((s - leader) & 3) < pos
+        own = view[KNOWN + s] & ~played
+        others[k] = s
+        known[k] = own
+        need[k] = 8 - trick - (1 if in_trick else 0) - popcount(own)
+        excluded[k] = view[EXCLUDED + s]
+        known_all |= own
+        k += 1
+    pool = FULL & ~hand & ~played & ~known_all
+    n = 0
+    m = pool
+    while m:
+        scratch[S_POOL + n] = ctz(m)
+        m &= m - 1
+        n += 1
+    scratch[S_HANDS + seat] = hand
+    rng = np.uint64(scratch[S_WORLD_RNG])
+    for _ in range(UNIFORM_TRIES):
+        for i in range(n - 1, 0, -1):  # Fisher-Yates
+            rng, u = next_u64(rng)
+            j = scale32(u >> np.uint64(32), i + 1)
+            scratch[S_POOL + i], scratch[S_POOL + j] = scratch[S_POOL + j], scratch[S_POOL + i]
+        ok = True
+        idx = 0
+        for i in range(3):
+            mask = 0
+            for _c in range(need[i]):
+                mask |= 1 << scratch[S_POOL + idx]
+                idx += 1
+            if mask & excluded[i]:
+                ok = False
+                break
+            scratch[S_HANDS + others[i]] = known[i] | mask
+        if ok:
+            scratch[S_WORLD_RNG] = np.int64(rng)
+            return
+    # Constrained placement in the order of the last shuffle.
+    scratch[S_REJECTED] += 1
+    count = np.zeros(8, dtype=np.int64)
+    kinds = np.empty(n, dtype=np.int64)
+    room = need.copy()
+    for idx in range(n):
+        c = scratch[S_POOL + idx]
+        kind = 0
+        for i in range(3):
+            if not (excluded[i] >> c) & 1:
+                kind |= 1 << i
+        kinds[idx] = kind
+        count[kind] += 1
+    placed = known.copy()
+    for idx in range(n):
+        c = scratch[S_POOL + idx]
+        kind = kinds[idx]
+        count[kind] -= 1
+        weights = 0
+        choice_room = np.zeros(3, dtype=np.int64)
+        for i in range(3):
+            if (kind >> i) & 1 and room[i] > 0:
+                room[i] -= 1
+                if _layout_feasible(count, room):
+                    choice_room[i] = room[i] + 1
+                    weights += room[i] + 1
+                room[i] += 1
+        if weights == 0:  # inconsistent knowledge cannot happen; place anywhere with room
+            for i in range(3):
+                if room[i] > 0:
+                    choice_room[i] = room[i]
+                    weights += room[i]
+        rng, u = next_u64(rng)
+        pick = scale32(u >> np.uint64(32), weights)
+        for i in range(3):
+            if pick < choice_room[i]:
+                placed[i] |= 1 << c
+                room[i] -= 1
+                break
+            pick -= choice_room[i]
+    for i in range(3):
+        scratch[S_HANDS + others[i]] = placed[i]
+    scratch[S_WORLD_RNG] = np.int64(rng)
+
+
+@njit(cache=True)
+def pimc_card(legal, r32, hand, seat, view, family, ctx, tt, scratch):
+    """Sampling choice: the card with the best total double-dummy value over
+    ``scratch[S_WORLDS]`` layouts of the unseen cards (see the module docstring)."""
+    if legal & (legal - 1) == 0:
+        return ctz(legal)
+    team = seat & 1
+    for c in range(32):
+        scratch[S_SUM + c] = 0
+    for _ in range(scratch[S_WORLDS]):
+        sample_layout(view, seat, hand, scratch)
+        dd_moves(scratch[S_HANDS:S_HANDS + 4], view[LEADER], view[TRICK_CARD:TRICK_CARD + 4], view[POS],
+                 view[CONTRACT], team, family, view[UNDERTRUMP_REQUIRED] == 1, view[AT_OVERTAKE_PARTNER] == 1,
+                 _team_may_valat(view, team), ctx, tt, new_gen(scratch, tt), scratch[S_OUT:S_OUT + 32])
+        m = legal
+        while m:
+            c = ctz(m)
+            m &= m - 1
+            scratch[S_SUM + c] += scratch[S_OUT + c]
+    return _best_card(legal, scratch, S_SUM, r32)

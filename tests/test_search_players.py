@@ -1,0 +1,197 @@
+"""The searching players ``dd`` (perfect information) and ``pimc`` (players/search.py).
+
+* ``dd`` plays, at every decision, a card whose exact double-dummy value for its team is the
+  best (checked with the solver's Python edge on the reference state);
+* ``dd``/``pimc`` deals replay identically in the reference engine (every card legal);
+* ``pimc`` cannot see hidden cards (its kernel has no argument for them) and its imagined
+  layouts are consistent with the view: sizes, own hand, played cards, exclusions, shown
+  cards; uniform when nothing constrains them; the constrained fallback finds the only layout;
+* shown declaration cards equal the reference's scoring declarations;
+* determinism across threads and deal ranges; bad ``worlds``.
+"""
+
+from __future__ import annotations
+
+import inspect
+import random
+import sys
+from pathlib import Path
+
+import numba
+import numpy as np
+import pandas as pd
+import pytest
+
+import belot_sim as bs
+from belot_sim import reference as ref
+from belot_sim.cards import iter_cards, parse_cards, popcount
+from belot_sim.kernels.declarations import shown_cards
+from belot_sim.players import view as V
+from belot_sim.players.search import S_HANDS, S_REJECTED, S_WORLD_RNG, SCRATCH_SIZE, pimc_card, sample_layout
+from belot_sim.sim import simulate
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_kernels_vs_reference import replay_and_compare  # noqa: E402
+from test_players import fresh_view, play_card, random_deal  # noqa: E402
+
+FULL = (1 << 32) - 1
+
+
+def test_dd_plays_a_best_double_dummy_card():
+    checked = 0
+    for rules, contract in [(bs.BULGARIAN, c) for c in ("C", "H", "NT", "AT")] + [(bs.CLASSIC, "S")]:
+        deals, plays = simulate(2, rules=rules, contract=contract, players="dd", seed=5, plays=True)
+        replay_and_compare(deals, plays, rules, check_steps=False)
+        cards = plays["card"].to_numpy().reshape(-1, 32)
+        for i, row in enumerate(deals.itertuples()):
+            state = ref.DealState.from_hands([getattr(row, f"hand{s}") for s in range(4)], contract=contract,
+                                             declarer=row.declarer, dealer=row.dealer, rules=rules)
+            for k in range(31):
+                if len(state.legal_actions()) > 1:
+                    values = bs.solve_state(state, moves=True)
+                    assert values[int(cards[i, k])] == max(values.values()), (contract, i, k)
+                    checked += 1
+                state.play(int(cards[i, k]))
+    assert checked > 150
+
+
+@pytest.mark.parametrize("rules", [bs.BULGARIAN.replace(undertrump="required"),
+                                   bs.CLASSIC.replace(all_no_trumps=True, declarations=True)],
+                         ids=["bulgarian-strict", "classic-all"])
+def test_pimc_deals_replay_in_the_reference(rules):
+    deals, plays = simulate(12, rules=rules, players=("pimc", "hard", "pimc", "random"), seed=3, worlds=3,
+                            plays=True)
+    assert replay_and_compare(deals, plays, rules, check_steps=True) == 12
+
+
+def test_pimc_kernel_has_no_argument_for_other_hands():
+    params = list(inspect.signature(pimc_card.py_func).parameters)
+    assert params == ["legal", "r32", "hand", "seat", "view", "family", "ctx", "tt", "scratch"]
+
+
+def _scratch(seed: int) -> np.ndarray:
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    scratch[S_WORLD_RNG] = seed
+    return scratch
+
+
+def _check_layout(layout, state: ref.DealState, view, me: int) -> None:
+    played = int(view[V.PLAYED])
+    assert layout[me] == state.hands[me]
+    union = 0
+    for s in range(4):
+        assert union & layout[s] == 0, "a card dealt twice"
+        union |= layout[s]
+        assert popcount(layout[s]) == popcount(state.hands[s]), s
+        assert layout[s] & int(view[V.EXCLUDED + s]) == 0, "a card the seat cannot hold"
+        assert int(view[V.KNOWN + s]) & ~played & ~layout[s] == 0, "a shown card elsewhere"
+    assert union == FULL & ~played
+
+
+def test_layouts_are_consistent_with_the_view():
+    rng = random.Random(8)
+    for i in range(150):
+        rules = bs.BULGARIAN.replace(undertrump="required") if i % 2 else bs.CLASSIC.replace(all_no_trumps=True)
+        state = random_deal(rng, rules.contracts[i % 6], rules)
+        view = fresh_view(state)
+        for _ in range(rng.randrange(0, 29)):
+            play_card(state, view, rng.choice(state.legal_actions()))
+        me = state.to_move
+        for s in range(4):  # pretend some unplayed cards were shown (as declarations are)
+            if s != me and state.hands[s] and rng.random() < 0.5:
+                view[V.KNOWN + s] = 1 << rng.choice(list(iter_cards(state.hands[s])))
+        scratch = _scratch(i)
+        for _ in range(20):
+            sample_layout(view, me, state.hands[me], scratch)
+            _check_layout([int(h) for h in scratch[S_HANDS:S_HANDS + 4]], state, view, me)
+
+
+def test_constrained_fallback_finds_the_only_layout():
+    hands = ["7C 8C 9C TC JC QC KC AC", "7D 8D 9D TD JD QD KD AD", "7H 8H 9H TH JH QH KH AH",
+             "7S 8S 9S TS JS QS KS AS"]
+    state = ref.DealState.from_hands(hands, contract="NT", declarer=0, dealer=3)
+    view = fresh_view(state)
+    masks = [parse_cards(h) for h in hands]
+    for s in (1, 2, 3):  # each other seat can hold only its own suit: one layout in C(24; 8, 8, 8)
+        view[V.EXCLUDED + s] = FULL & ~masks[s]
+    scratch = _scratch(1)
+    sample_layout(view, 0, masks[0], scratch)
+    assert scratch[S_REJECTED] == 1  # uniform tries cannot hit it
+    assert [int(h) for h in scratch[S_HANDS:S_HANDS + 4]] == masks
+
+
+def test_unconstrained_layouts_are_uniform():
+    rng = random.Random(4)
+    state = random_deal(rng, "H", bs.BULGARIAN)
+    view = fresh_view(state)
+    me = state.to_move
+    counts = np.zeros((32, 4))
+    scratch = _scratch(2)
+    samples = 3000
+    for _ in range(samples):
+        sample_layout(view, me, state.hands[me], scratch)
+        for s in range(4):
+            if s != me:
+                for c in iter_cards(int(scratch[S_HANDS + s])):
+                    counts[c, s] += 1
+    unseen = [c for c in range(32) if not state.hands[me] >> c & 1]
+    observed = counts[unseen][:, [s for s in range(4) if s != me]]
+    expected = samples / 3
+    chi2 = float(((observed - expected) ** 2 / expected).sum())
+    # 24 cards x 3 seats with 24 x 2 = 48 degrees of freedom: P(chi2 > 90) < 1e-4.
+    assert chi2 < 90, chi2
+
+
+def _scoring_declaration_cards(hands, contract, rules) -> list[int]:
+    per_seat = [ref.find_declarations(h) for h in hands]
+    categories = [None] if rules.is_classic else ["sequence", "carre"]
+    shown = [0, 0, 0, 0]
+    for kind in categories:
+        chosen = [[d for d in decls if kind is None or d.kind == kind] for decls in per_seat]
+        points = ref.resolve_declarations(chosen, contract, rules)
+        for s in range(4):
+            if points[s % 2] > 0:
+                for d in chosen[s]:
+                    shown[s] |= d.cards
+    return shown
+
+
+def test_shown_declaration_cards_match_the_reference():
+    rng = random.Random(12)
+    seen = 0
+    for i in range(3000):
+        rules = bs.BULGARIAN if i % 2 else bs.CLASSIC.replace(declarations=True)
+        pack = list(range(32))
+        rng.shuffle(pack)
+        hands = [sum(1 << c for c in pack[8 * s:8 * s + 8]) for s in range(4)]
+        contract = rng.choice([c for c in rules.contracts if str(c) != "NT"])
+        out = np.zeros(4, dtype=np.int64)
+        shown_cards(np.array(hands, dtype=np.int64), int(contract), rules.is_classic, out)
+        expected = _scoring_declaration_cards(hands, contract, rules)
+        assert [int(x) for x in out] == expected, (hands, contract)
+        seen += any(expected)
+    assert seen > 1000
+
+
+@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs two Numba threads")
+def test_search_players_are_deterministic_across_threads_and_ranges():
+    players = ("pimc", "dd", "hard", "pimc")
+    one = simulate(10, players=players, seed=6, worlds=3, threads=1, plays=True)
+    two = simulate(10, players=players, seed=6, worlds=3, threads=2, plays=True)
+    pd.testing.assert_frame_equal(one[0], two[0])
+    pd.testing.assert_frame_equal(one[1], two[1])
+    tail = simulate(4, players=players, seed=6, worlds=3, start=6)
+    pd.testing.assert_frame_equal(tail.reset_index(drop=True), one[0].iloc[6:].reset_index(drop=True))
+    more_worlds = simulate(10, players=players, seed=6, worlds=6, plays=True)
+    assert not np.array_equal(more_worlds[1]["card"].to_numpy(), one[1]["card"].to_numpy())
+
+
+def test_dd_beats_hard_in_a_duplicate_tournament():
+    table = bs.tournament("dd", "hard", 60, seed=2)
+    assert table.loc["all", "ci_low"] > 0, table
+
+
+@pytest.mark.parametrize("worlds", [0, -1, 1.5, "20"])
+def test_bad_worlds(worlds):
+    with pytest.raises((ValueError, TypeError), match="worlds"):
+        simulate(1, players="pimc", worlds=worlds)
