@@ -9,9 +9,11 @@ import numba
 import numpy as np
 import pandas as pd
 
+from .kernels.auction import CALL_NAMES, MAX_CALLS
 from .kernels.rollout import rollout
 from .kernels.scoring import OUTCOME_NAMES
 from .players import SEARCH_PLAYERS, POLICY_CODES, policy_codes
+from .players.bidders import bidder_codes, make_params
 from .rules import CONTRACT_CODES, Contract, Rules
 from .scoring import check_multiplier
 
@@ -24,6 +26,10 @@ RESULT_COLUMNS = ("trick_points0", "trick_points1", "declared0", "declared1", "b
                   "raw0", "raw1", "outcome", "score0", "score1", "hanging")
 DEAL_COLUMNS = ("deal_id", "dealer", "contract", "declarer", "multiplier", "hand0", "hand1", "hand2", "hand3",
                 *RESULT_COLUMNS)
+CALL_COLUMNS = ("deal_id", "index", "seat", "call")
+#: One letter per call in the ``auction`` column: pass, the six contracts, double, redouble.
+CALL_LETTERS = "PCDHSNAXR"
+CALL_DTYPE = pd.CategoricalDtype(list(CALL_NAMES))
 PLAY_COLUMNS = ("deal_id", "trick", "pos", "seat", "card")
 CONTRACT_DTYPE = pd.CategoricalDtype(list(CONTRACT_CODES))
 OUTCOME_DTYPE = pd.CategoricalDtype(list(OUTCOME_NAMES))
@@ -56,7 +62,8 @@ def _contract_plan(contract, rules: Rules) -> tuple[np.ndarray, bool]:
 
 def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declarer: int | None = None,
              players="random", bidders=None, seed: int = 0, start: int = 0, threads: int | None = None,
-             plays: bool = False, multiplier: int = 1, progress: bool = False, worlds: int = DEFAULT_WORLDS):
+             plays: bool = False, multiplier: int = 1, progress: bool = False, worlds: int = DEFAULT_WORLDS,
+             calls: bool = False, bidder_options: dict | None = None):
     """Play ``n`` deals (ids ``start .. start+n-1``) and return one row per deal.
 
     Parameters
@@ -68,7 +75,16 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     players : one player name for all seats or a 4-tuple (seats 0..3): ``"random"``, ``"easy"``,
         ``"normal"``, ``"hard"``, ``"pimc"`` (samples the unseen cards and solves them), ``"dd"``
         (perfect information: sees every hand).  The last two are thousands of times slower.
-    bidders : auctions are not available yet; must be ``None``.
+    bidders : ``None`` (contracts from ``contract``/``declarer``/``multiplier``), or one bidder
+        name for all seats or a 4-tuple: ``"random"``, ``"heuristic"``, ``"mc"``.  Then every deal
+        starts with an auction on the 5-card hands (RULES.md §4): contract, declarer and
+        multiplier come from it, a deal where everybody passes is a row with ``outcome="void"``
+        (no contract, zero points, ``hand0..3`` the 5-card hands), and the ``auction`` column
+        holds the calls in order, one letter each: ``P`` pass, ``C D H S N A`` the contracts
+        (``N`` = NT, ``A`` = AT), ``X`` double, ``R`` redouble — e.g. ``"HPXPPP"``.
+    bidder_options : tunes the bidders, e.g. ``{"pass_prob": 0.8}`` or the heuristic's weights and
+        thresholds, ``mc``'s ``mc_samples`` / ``mc_threshold``
+        (:data:`belot_sim.players.bidders.PARAM_SLOTS` lists them).
     seed, start : deal ``d`` depends only on ``(seed, d)``, so any ``start``/``n`` split and
         any ``threads`` give identical rows, and different players meet the same cards.
     threads : Numba threads (default: all).
@@ -76,15 +92,27 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     multiplier : 1, 2 (doubled) or 4 (redoubled); classic only 1.
     progress : print progress to stderr (useful for runs of many millions, or with pimc).
     worlds : layouts of the unseen cards a ``pimc`` player solves per decision (default 20).
+    calls : with bidders, also return the per-call frame ``(deal_id, index, seat, call)``.
 
-    Returns a DataFrame with the columns of DESIGN.md (``deals``) or ``(deals, plays)``.
+    Returns a DataFrame with the columns of DESIGN.md (``deals``; plus ``auction`` with bidders),
+    or a tuple ``(deals, plays)``, ``(deals, calls)`` or ``(deals, plays, calls)`` as requested.
     """
     rules = Rules.coerce(rules)
     n = _check_int(n, "n", 0, 2**40)
     seed = _check_int(seed, "seed", 0, 2**64 - 1)
     start = _check_int(start, "start", 0, 2**62 - n)
-    if bidders is not None:
-        raise ValueError("bidders are not available in this version: give contract= (and declarer=) instead")
+    auction = bidders is not None
+    if auction and (contract is not None or declarer is not None or multiplier != 1):
+        raise ValueError("with bidders the auction decides contract, declarer and multiplier: "
+                         "leave contract=, declarer= and multiplier= unset")
+    bidder_array = np.array(bidder_codes(bidders) if auction else (0, 0, 0, 0), dtype=np.int64)
+    if bidder_options is not None and not isinstance(bidder_options, dict):
+        raise TypeError(f"bidder_options must be a dict, got {type(bidder_options).__name__}")
+    bid_params = make_params(rules, **(bidder_options or {}))
+    if not isinstance(calls, bool):
+        raise TypeError(f"calls must be True or False, got {calls!r}")
+    if calls and not auction:
+        raise ValueError("calls=True needs bidders= (there is no auction without bidders)")
     contracts, random_contract = _contract_plan(contract, rules)
     fixed_declarer = -1 if declarer is None else _check_int(declarer, "declarer", 0, 3)
     check_multiplier(multiplier, rules)
@@ -99,7 +127,8 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
         raise TypeError(f"plays must be True or False, got {plays!r}")
 
     params = (random_contract, len(rules.contracts), fixed_declarer, multiplier, int(rules.is_classic),
-              rules.undertrump == "required", rules.at_overtake_partner, rules.declarations)
+              rules.undertrump == "required", rules.at_overtake_partner, rules.declarations,
+              auction, bidder_array, bid_params, rules.all_no_trumps)
     previous_threads = numba.get_num_threads()
     if threads is not None:
         numba.set_num_threads(threads)
@@ -107,54 +136,87 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
         blocks = []
         for offset in range(0, max(n, 1), block):
             size = min(block, n - offset)
-            blocks.append(_run_block(seed, start + offset, size, contracts, params, policies, worlds, plays))
+            blocks.append(_run_block(seed, start + offset, size, contracts, params, policies, worlds, plays, calls))
             if progress:
                 print(f"\rsimulate: {offset + size:,}/{n:,} deals", end="", file=sys.stderr, flush=True)
         if progress:
             print(file=sys.stderr)
     finally:
         numba.set_num_threads(previous_threads)
-    deals = pd.concat([b[0] for b in blocks], ignore_index=True) if len(blocks) > 1 else blocks[0][0]
+    wanted = [k for k, asked in enumerate((True, plays, calls)) if asked]
+    frames = [pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+              for parts in ([b[k] for b in blocks] for k in wanted)]
+    deals = frames[0]
     deals["contract"] = pd.Categorical.from_codes(deals["contract"].to_numpy(), dtype=CONTRACT_DTYPE)
     deals["outcome"] = pd.Categorical.from_codes(deals["outcome"].to_numpy(), dtype=OUTCOME_DTYPE)
-    if not plays:
-        return deals
-    play_frame = pd.concat([b[1] for b in blocks], ignore_index=True) if len(blocks) > 1 else blocks[0][1]
-    return deals, play_frame
+    return tuple(frames) if len(frames) > 1 else deals
 
 
-def _run_block(seed, start, n, contracts, params, policies, worlds, record):
+def _run_block(seed, start, n, contracts, params, policies, worlds, record, record_calls):
+    """One kernel call: ``(deals, plays or None, calls or None)`` frames of deals ``start..start+n-1``."""
     (random_contract, n_contracts, fixed_declarer, multiplier, family, undertrump_required, at_overtake_partner,
-     declarations_on) = params
-    small = np.empty((5, n), dtype=np.int8)
+     declarations_on, auction, bidders, bid_params, all_no_trumps) = params
+    small = np.empty((7, n), dtype=np.int8)
     hands = np.empty((4, n), dtype=np.uint32)
     points = np.empty((11, n), dtype=np.int16)
     shape = (n, 32) if record else (0, 32)
     play_seat = np.empty(shape, dtype=np.int8)
     play_card = np.empty(shape, dtype=np.int8)
+    call_codes = np.zeros((n if auction else 0, MAX_CALLS), dtype=np.int8)
     rollout(np.uint64(seed), start, n, contracts, random_contract, n_contracts, fixed_declarer, multiplier, family,
             undertrump_required, at_overtake_partner, declarations_on, policies, worlds, record,
-            small, hands, points, play_seat, play_card)
+            auction, bidders, bid_params, all_no_trumps,
+            small, hands, points, play_seat, play_card, call_codes)
     deal_id = np.arange(start, start + n, dtype=np.int64)
     columns = {"deal_id": deal_id, "dealer": small[0], "contract": small[1], "declarer": small[2],
-               "multiplier": np.full(n, multiplier, dtype=np.int8)}
+               "multiplier": small[5]}
     for s in range(4):
         columns[f"hand{s}"] = hands[s]
     for k, name in enumerate(POINT_COLUMNS):
         columns[name] = points[k]
     columns["valat"] = small[3]
     columns["outcome"] = small[4]
+    names = DEAL_COLUMNS
+    if auction:
+        columns["auction"] = _auction_text(call_codes, small[6])
+        names = (*DEAL_COLUMNS, "auction")
     # copy=False: the columns are fresh arrays owned by this frame; copying them would cost
     # more than the whole simulation at these sizes.
-    deals = pd.DataFrame({name: columns[name] for name in DEAL_COLUMNS}, copy=False)
-    if not record:
-        return deals, None
+    deals = pd.DataFrame({name: columns[name] for name in names}, copy=False)
+    play_frame = _play_frame(deal_id, play_seat, play_card) if record else None
+    call_frame = _call_frame(deal_id, call_codes, small[6], small[0]) if record_calls else None
+    return deals, play_frame, call_frame
+
+
+def _auction_text(codes: np.ndarray, n_calls: np.ndarray) -> np.ndarray:
+    """Each deal's calls as one string of :data:`CALL_LETTERS`."""
+    width = max(int(n_calls.max(initial=0)), 1)
+    letters = np.frombuffer(CALL_LETTERS.encode(), dtype=np.uint8)[codes[:, :width]]
+    letters[np.arange(width)[None, :] >= n_calls[:, None]] = 0  # NUL bytes end a shorter auction
+    return np.ascontiguousarray(letters).view(f"S{width}").ravel().astype(str)
+
+
+def _play_frame(deal_id, play_seat, play_card) -> pd.DataFrame:
+    n = len(deal_id)
     index = np.arange(32)
-    play_frame = pd.DataFrame({
+    return pd.DataFrame({
         "deal_id": np.repeat(deal_id, 32),
         "trick": np.tile((index // 4).astype(np.int8), n),
         "pos": np.tile((index % 4).astype(np.int8), n),
         "seat": play_seat.reshape(-1),
         "card": play_card.reshape(-1),
     }, copy=False)
-    return deals, play_frame
+
+
+def _call_frame(deal_id, codes, n_calls, dealer) -> pd.DataFrame:
+    """One row per call: ``deal_id, index`` (0.. within the auction), ``seat``, ``call``."""
+    counts = n_calls.astype(np.int64)
+    rows = np.repeat(np.arange(len(deal_id)), counts)
+    index = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
+    seat = (dealer.astype(np.int64)[rows] + 1 + index) % 4
+    return pd.DataFrame({
+        "deal_id": deal_id[rows],
+        "index": index.astype(np.int8),
+        "seat": seat.astype(np.int8),
+        "call": pd.Categorical.from_codes(codes[rows, index].astype(np.int64), dtype=CALL_DTYPE),
+    })

@@ -517,7 +517,11 @@ BAD_INPUTS = [
     ({"multiplier": 3}, r"multiplier"),
     ({"multiplier": 2, "rules": "classic"}, r"multiplier"),
     ({"rules": "foo"}, r"foo"),
-    ({"bidders": "random"}, r"bidders"),
+    ({"bidders": "random", "contract": "H"}, r"bidders"),
+    ({"bidders": "nobody"}, r"unknown bidder"),
+    ({"bidders": "mc", "bidder_options": {"mc_player": "pimc"}}, r"mc_player"),
+    ({"bidders": "heuristic", "bidder_options": {"thr_sut": 3}}, r"unknown bidder parameter"),
+    ({"calls": True}, r"calls=True needs bidders"),
     ({"contract": "AT", "rules": "classic"}, r"AT"),
     ({"plays": "yes"}, r"plays"),
 ]

@@ -10,11 +10,14 @@ Python code names bidders by string, kernels by the integer code in ``BIDDER_COD
   the best contract whose value clears that contract's threshold, doubles an opponents'
   contract its hand is strong in, redoubles its team's contract when strong.  Ignores the
   random value, so it is deterministic.
-* ``mc`` (2): reserved (a Monte-Carlo bidder to be added); until then the kernel passes.
+* ``mc`` (2): Monte Carlo (:mod:`.mc_bidder`): for each candidate call it deals
+  ``mc_samples`` layouts of the unseen cards around its 5 cards, plays each with ``mc_player``
+  (default ``hard``) and bids the contract with the best mean score among those made in at
+  least ``mc_threshold`` of the layouts; doubles/redoubles on the same estimates.
 
 A bidder sees only: the legal-call mask, its 5-card hand, its seat, the auction state
 (contract, declarer, multiplier, round — all public), the family, the classic turned
-card (public) and one uniform 32-bit random value.
+card (public) and one uniform 32-bit random value (``mc`` seeds its layouts with it).
 
 **Heuristic evaluation** (all weights are ``params`` slots; defaults in brackets).  The
 hand evaluated is the 5 auction cards — in classic plus the turned card, since whoever
@@ -88,7 +91,15 @@ W_AT_9_BARE = 22
 W_AT_A = 23
 W_BELOT = 24            # K+Q of a trump suit
 W_DECL = 25             # per 100 points of sequences/carrés within the hand (bulgarian)
-N_PARAMS = 26
+P_MC_SAMPLES = 26       # mc: layouts per candidate call
+P_MC_THRESHOLD = 27     # mc: bid a contract made in at least this fraction of the layouts
+P_MC_DOUBLE = 28        # mc: double when the opponents make their contract in at most this fraction
+P_MC_REDOUBLE = 29      # mc: redouble when the own contract is made in at least this fraction
+P_MC_PLAYER = 30        # mc: policy code that plays the layouts (random/easy/normal/hard)
+R_UNDERTRUMP = 31       # the deal's rule options, for mc's playouts (set from the Rules)
+R_AT_OVERTAKE = 32
+R_DECLARATIONS = 33
+N_PARAMS = 34
 
 #: Slot name → index, for :func:`make_params`.
 PARAM_SLOTS = {
@@ -99,7 +110,11 @@ PARAM_SLOTS = {
     "side_t_bare": W_SIDE_T_BARE, "nt_a": W_NT_A, "nt_t": W_NT_T, "nt_t_bare": W_NT_T_BARE,
     "nt_long": W_NT_LONG, "at_j": W_AT_J, "at_9": W_AT_9, "at_9_bare": W_AT_9_BARE, "at_a": W_AT_A,
     "belot": W_BELOT, "decl": W_DECL,
+    "mc_samples": P_MC_SAMPLES, "mc_threshold": P_MC_THRESHOLD, "mc_double": P_MC_DOUBLE,
+    "mc_redouble": P_MC_REDOUBLE, "mc_player": P_MC_PLAYER,
 }
+#: Players ``mc`` may play its layouts with (the searching players would take seconds per call).
+MC_PLAYERS = ("random", "easy", "normal", "hard")
 
 _DEFAULTS = {
     "pass_prob": 0.6, "thr_suit": 10.0, "thr_nt": 12.0, "thr_at": 13.0,
@@ -109,26 +124,47 @@ _DEFAULTS = {
     "nt_a": 4.0, "nt_t": 2.0, "nt_t_bare": 1.0, "nt_long": 1.0,
     "at_j": 5.0, "at_9": 3.0, "at_9_bare": 2.0, "at_a": 1.0,
     "belot": 1.5, "decl": 2.0,
+    "mc_samples": 32, "mc_threshold": 0.55, "mc_double": 0.3, "mc_redouble": 0.85, "mc_player": 3,
 }
 
 #: The default bidder parameters (read-only; copy with :func:`make_params` to tune).
 DEFAULT_PARAMS = np.zeros(N_PARAMS, dtype=np.float64)
 for _name, _value in _DEFAULTS.items():
     DEFAULT_PARAMS[PARAM_SLOTS[_name]] = _value
+DEFAULT_PARAMS[R_AT_OVERTAKE] = DEFAULT_PARAMS[R_DECLARATIONS] = 1.0  # the bulgarian preset
 DEFAULT_PARAMS.flags.writeable = False
 
 # Ranks in sequence order (bit within a suit byte).
 _R9, _RT, _RJ, _RQ, _RK, _RA = 2, 3, 4, 5, 6, 7
 
 
-def make_params(**overrides) -> np.ndarray:
+def make_params(rules=None, **overrides) -> np.ndarray:
     """A writable copy of ``DEFAULT_PARAMS`` with named slots changed, e.g.
-    ``make_params(pass_prob=0.8, thr_suit=12)``; unknown names raise ValueError."""
+    ``make_params(pass_prob=0.8, thr_suit=12)``; unknown names or bad values raise ValueError.
+    ``rules`` (a Rules or preset name) sets the rule options ``mc`` plays its layouts with;
+    ``mc_player`` may be a player name."""
+    from ..rules import Rules
+    from . import POLICY_CODES
+
     params = DEFAULT_PARAMS.copy()
     for name, value in overrides.items():
         if name not in PARAM_SLOTS:
             raise ValueError(f"unknown bidder parameter {name!r}: known are {sorted(PARAM_SLOTS)}")
+        if name == "mc_player":
+            if not isinstance(value, str) or value.lower() not in MC_PLAYERS:
+                raise ValueError(f"mc_player must be one of {MC_PLAYERS}, got {value!r}")
+            value = POLICY_CODES[value.lower()]
+        elif isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+            raise TypeError(f"bidder parameter {name} must be a number, got {value!r}")
+        elif name == "mc_samples" and not (1 <= value <= 100_000 and float(value).is_integer()):
+            raise ValueError(f"mc_samples must be an integer in 1..100000, got {value!r}")
+        elif name in ("pass_prob", "mc_threshold", "mc_double", "mc_redouble") and not 0 <= value <= 1:
+            raise ValueError(f"{name} is a probability in [0, 1], got {value!r}")
         params[PARAM_SLOTS[name]] = float(value)
+    rules = Rules.coerce("bulgarian" if rules is None else rules)
+    params[R_UNDERTRUMP] = 1.0 if rules.undertrump == "required" else 0.0
+    params[R_AT_OVERTAKE] = 1.0 if rules.at_overtake_partner else 0.0
+    params[R_DECLARATIONS] = 1.0 if rules.declarations else 0.0
     return params
 
 
@@ -282,12 +318,16 @@ def choose_call(bidder, legal, r32, hand5, seat, state, family, turned_card, par
     ``legal`` bitmask of legal call codes; ``r32`` this call's uniform 32-bit value;
     ``hand5`` the seat's 5-card mask; ``state`` the auction state array
     (:mod:`belot_sim.kernels.auction`); ``turned_card`` classic turned card (-1 in
-    bulgarian); ``params`` float64[N_PARAMS].  Unknown codes (incl. the reserved ``mc``)
-    pass; Python validates names with :func:`bidder_codes`.
+    bulgarian); ``params`` float64[N_PARAMS].  Unknown codes pass; Python validates names with :func:`bidder_codes`.
     """
     if bidder == RANDOM_BIDDER:
         return random_call(legal, r32, params)
     if bidder == HEURISTIC:
         return heuristic_call(legal, hand5, seat, state, family, turned_card, params)
+    if bidder == MC_BIDDER:
+        return mc_call(legal, r32, hand5, seat, state, family, turned_card, params)
     return PASS
+
+
+from .mc_bidder import mc_call  # noqa: E402  (mc_bidder reads this module's slots)
 

@@ -1,0 +1,124 @@
+"""The ``mc`` bidder: estimates each candidate call by playing sampled layouts.
+
+For the seat to call, with its 5 cards: deal the unseen cards ``mc_samples`` times at random
+(bulgarian: 3 more cards to itself and 8 to each other seat; classic, when taking: the turned
+card and 2 more), and play each layout out with ``mc_player`` (default ``hard``) once per
+candidate — every legal contract with itself as declarer, and the current contract when a
+double or redouble is legal.  The same layouts serve every candidate (common random numbers),
+so the comparison between contracts is not noise.  Then:
+
+1. double when the opponents make their contract in at most ``mc_double`` of the layouts;
+2. redouble when the own team makes its contract in at least ``mc_redouble`` of them;
+3. otherwise bid, among the contracts made in at least ``mc_threshold`` of the layouts, the one
+   with the best mean match-point difference for its team; partner's contract is not overbid;
+4. otherwise pass.
+
+The layouts are consistent with the bidder's own cards (and the classic turned card), not with
+what the other calls suggest: a pass or a bid by another seat does not reweight them.
+The layouts and playouts draw from a stream seeded by the call's 32-bit random value (itself from
+the deal's auction stream), so runs stay reproducible.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..kernels import deal as _deal
+from ..kernels.auction import CONTRACT, DEALER, DECLARER, DOUBLE, MULTIPLIER, N_CALLS, PASS, REDOUBLE
+from ..kernels.rng import next_u64, scale32, stream_start
+from ..kernels.scoring import MADE
+from .bidders import (P_MC_DOUBLE, P_MC_PLAYER, P_MC_REDOUBLE, P_MC_SAMPLES, P_MC_THRESHOLD, R_AT_OVERTAKE,
+                      R_DECLARATIONS, R_UNDERTRUMP)
+from .view import SIZE as VIEW_SIZE
+
+MC_STREAM = 6
+CURRENT = 6  # evaluation slot of the contract already called
+
+
+@njit(cache=True)
+def _layout(hand5, seat, family, turned_card, rng, pack, hands):
+    """Deal the unseen cards around ``hand5`` (seat ``seat``) into ``hands``."""
+    known = hand5 | ((1 << turned_card) if family == 1 else 0)
+    n = 0
+    for c in range(32):
+        if not (known >> c) & 1:
+            pack[n] = c
+            n += 1
+    for i in range(n - 1, 0, -1):
+        rng, u = next_u64(rng)
+        j = scale32(u >> np.uint64(32), i + 1)
+        pack[i], pack[j] = pack[j], pack[i]
+    idx = 0
+    for s in range(4):
+        mask = known if s == seat else 0
+        for _ in range(8 - (5 + (1 if family == 1 else 0) if s == seat else 0)):
+            mask |= 1 << pack[idx]
+            idx += 1
+        hands[s] = mask
+    return rng
+
+
+@njit(cache=True)
+def mc_call(legal, r32, hand5, seat, state, family, turned_card, params):
+    """The ``mc`` bidder's call (see the module docstring); arguments as ``bidders.choose_call``."""
+    samples = np.int64(params[P_MC_SAMPLES])
+    policy = np.int64(params[P_MC_PLAYER])
+    under = params[R_UNDERTRUMP] > 0.5
+    atop = params[R_AT_OVERTAKE] > 0.5
+    declarations_on = params[R_DECLARATIONS] > 0.5
+    holder = state[DECLARER]
+    partner_holds = holder >= 0 and ((holder ^ seat) & 1) == 0
+    candidates = 0  # contracts to evaluate with this seat as declarer
+    if not partner_holds:
+        for c in range(6):
+            if (legal >> (c + 1)) & 1:
+                candidates |= 1 << c
+    judge_current = ((legal >> DOUBLE) & 1) == 1 or ((legal >> REDOUBLE) & 1) == 1
+    if candidates == 0 and not judge_current:
+        return PASS
+    policies = np.full(4, policy, dtype=np.int64)
+    pack = np.empty(32, dtype=np.int64)
+    hands = np.empty(4, dtype=np.int64)
+    played = np.empty(4, dtype=np.int64)
+    belot_open = np.empty(4, dtype=np.int64)
+    view = np.zeros(VIEW_SIZE, dtype=np.int64)
+    unused = np.zeros(1, dtype=np.int64)
+    no_record = np.empty(32, dtype=np.int8)
+    made = np.zeros(7, dtype=np.int64)
+    value = np.zeros(7, dtype=np.int64)
+    dealer = state[DEALER]
+    rng = stream_start(r32, seat * 64 + state[N_CALLS], MC_STREAM)
+    for _ in range(samples):
+        rng = _layout(hand5, seat, family, turned_card, rng, pack, hands)
+        rng, play_seed = next_u64(rng)
+        for k in range(7):
+            if k < 6:
+                if not (candidates >> k) & 1:
+                    continue
+                contract, declarer, multiplier = k, seat, 1
+            else:
+                if not judge_current:
+                    continue
+                contract, declarer, multiplier = state[CONTRACT], holder, state[MULTIPLIER]
+            for s in range(4):
+                played[s] = hands[s]
+            r = _deal.play_deal(played, dealer, contract, declarer, multiplier, family, under, atop, declarations_on,
+                                policies, play_seed, belot_open, view, False, no_record, no_record, unused, unused,
+                                unused)
+            if r[10] == MADE:
+                made[k] += 1
+            mine, theirs = (r[11], r[12]) if seat & 1 == 0 else (r[12], r[11])
+            value[k] += mine - theirs if k < 6 else 0
+    if (legal >> DOUBLE) & 1 and made[CURRENT] <= params[P_MC_DOUBLE] * samples:
+        return DOUBLE
+    if (legal >> REDOUBLE) & 1 and made[CURRENT] >= params[P_MC_REDOUBLE] * samples:
+        return REDOUBLE
+    best = PASS
+    best_value = 0
+    for k in range(6):
+        if (candidates >> k) & 1 and made[k] >= params[P_MC_THRESHOLD] * samples:
+            if best == PASS or value[k] > best_value:
+                best = k + 1
+                best_value = value[k]
+    return best
