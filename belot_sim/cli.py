@@ -54,12 +54,20 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     else:
         from .sim import simulate
 
-        simulate(1, rules=rules, contract=contract, seed=args.seed)  # compile or load the cache first
+        if args.bidders and contract is not None:
+            raise SystemExit("belot-sim simulate: --bidders and --contract exclude each other (the auction decides)")
+        deal_kwargs = dict(rules=rules, contract=contract, bidders=args.bidders, worlds=args.worlds)
+        simulate(1, players=args.players, **deal_kwargs)  # compile or load the cache first
         start = time.perf_counter()
-        deals = simulate(args.n, rules=rules, contract=contract, players=args.players, seed=args.seed,
-                         threads=args.threads, progress=args.progress)
+        deals = simulate(args.n, players=args.players, seed=args.seed, threads=args.threads, progress=args.progress,
+                         **deal_kwargs)
         elapsed = time.perf_counter() - start
-    what = "random contract and declarer" if contract is None else f"contract {contract}, random declarer"
+        if args.bidders:
+            void = int((deals["outcome"] == "void").sum())
+            print(f"{void:,} void deals (everybody passed) left out of the table")
+            deals = deals[deals["outcome"] != "void"]
+    what = ("random contract and declarer" if contract is None else f"contract {contract}, random declarer") \
+        if not args.bidders else f"auctions by {args.bidders} bidders"
     print(f"{args.n:,} deals, {rules.family} rules, {what}, players {args.players} "
           f"({args.engine} engine, seed {args.seed})")
     print(summary_table(deals).to_string())
@@ -76,10 +84,34 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     simulate(1, rules=args.rules, players=(args.a, args.b, args.a, args.b))  # compile or load the cache first
     start = time.perf_counter()
     table = tournament(args.a, args.b, args.n, rules=args.rules, contract=contract, seed=args.seed,
-                       threads=args.threads, progress=args.progress)
+                       threads=args.threads, progress=args.progress, worlds=args.worlds)
     elapsed = time.perf_counter() - start
     print(format_tournament(table))
     print(f"{2 * args.n / elapsed:,.0f} deals/s ({elapsed:.2f} s for {2 * args.n:,} deals)")
+    if args.csv:
+        from .io import write_csv_atomically
+
+        write_csv_atomically(table, args.csv)
+        print(f"wrote {args.csv}")
+    return 0
+
+
+def _cmd_bid(args: argparse.Namespace) -> int:
+    from .estimate import bid_table, format_bid_table
+
+    known = {}
+    for item in args.known or []:
+        seat, _, cards = item.partition(":")
+        if not seat.strip().isdigit() or not cards.strip():
+            raise SystemExit(f"belot-sim bid: --known takes SEAT:CARDS such as 0:JH, got {item!r}")
+        known[int(seat)] = (known.get(int(seat), "") + " " + cards).strip()
+    start = time.perf_counter()
+    table = bid_table(args.hand, seat=args.seat, dealer=args.dealer, known=known or None, samples=args.samples,
+                      players=args.players, rules=args.rules, seed=args.seed, threads=args.threads,
+                      worlds=args.worlds)
+    elapsed = time.perf_counter() - start
+    print(format_bid_table(table))
+    print(f"({elapsed:.2f} s, compilation included on a first run)")
     if args.csv:
         from .io import write_csv_atomically
 
@@ -103,6 +135,10 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--threads", type=_positive_int, default=None, help="Numba threads (default: all cores)")
     sim.add_argument("--engine", choices=["fast", "reference"], default="fast",
                      help="fast = compiled kernels (default); reference = the pure-Python oracle (slow)")
+    sim.add_argument("--bidders", default=None, choices=["random", "heuristic", "mc"],
+                     help="hold an auction per deal with these bidders (excludes --contract; void deals are "
+                          "counted and left out of the table)")
+    sim.add_argument("--worlds", type=_positive_int, default=20, help="layouts per pimc decision (default 20)")
     sim.add_argument("--progress", action="store_true", help="show progress on stderr")
     sim.set_defaults(func=_cmd_simulate)
 
@@ -121,8 +157,30 @@ def build_parser() -> argparse.ArgumentParser:
     tour.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     tour.add_argument("--threads", type=_positive_int, default=None, help="Numba threads (default: all cores)")
     tour.add_argument("--csv", help="also write the table to this CSV file")
+    tour.add_argument("--worlds", type=_positive_int, default=20, help="layouts per pimc decision (default 20)")
     tour.add_argument("--progress", action="store_true", help="show progress on stderr")
     tour.set_defaults(func=_cmd_tournament)
+
+    bid = sub.add_parser("bid", help="bid table: P(made) and expected score of every contract for a hand",
+                         description="Samples layouts of the unseen cards around HAND (5 cards at auction time, "
+                                     "or 8), plays every contract on the same layouts and prints P(made) with a "
+                                     "95%% Wilson interval, P(hanging), P(inside), the expected match-point "
+                                     "difference (plain, doubled, redoubled) and the recommended call.")
+    bid.add_argument("hand", help='the cards, e.g. "JH 9H AH KS 7C"')
+    bid.add_argument("--samples", type=_positive_int, default=1000, help="layouts (default 1000)")
+    bid.add_argument("--players", default="dd",
+                     help="who plays the layouts: dd (default; every seat double-dummy, perfect information), "
+                          "pimc, hard, normal, easy, random; or four comma-separated names")
+    bid.add_argument("--seat", type=int, default=0, help="your seat 0..3 (declarer; default 0)")
+    bid.add_argument("--dealer", type=int, default=None, help="the dealer 0..3 (default: random per layout)")
+    bid.add_argument("--known", action="append", metavar="SEAT:CARDS",
+                     help="cards known to be in a seat, e.g. 0:JH for a classic turned card you take (repeatable)")
+    bid.add_argument("--rules", choices=["bulgarian", "classic"], default="bulgarian", help="rule preset")
+    bid.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
+    bid.add_argument("--threads", type=_positive_int, default=None, help="Numba threads (default: all cores)")
+    bid.add_argument("--worlds", type=_positive_int, default=20, help="layouts per pimc decision (default 20)")
+    bid.add_argument("--csv", help="also write the table to this CSV file")
+    bid.set_defaults(func=_cmd_bid)
     return parser
 
 
@@ -135,7 +193,13 @@ def _positive_int(text: str) -> int:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
-    return args.func(args)
+    if getattr(args, "players", None) and "," in args.players:
+        args.players = tuple(name.strip() for name in args.players.split(","))
+    try:
+        return args.func(args)
+    except (ValueError, TypeError) as error:  # bad cards, seats, options: one clear line, no traceback
+        print(f"belot-sim {args.command}: {error}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

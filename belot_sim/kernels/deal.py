@@ -172,13 +172,24 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
     else:
         points0 += 10
     mult = 2 if contract == NT and family == 0 else 1
-    points0 *= mult
-    points1 *= mult
+    valat = 0 if tricks0 == 8 else 1 if tricks0 == 0 else -1
+    return (rng,) + score_play(initial0, initial1, initial2, initial3, contract, declarer, multiplier, family,
+                               declarations_on, points0 * mult, points1 * mult, belot0, belot1, valat)
+
+
+@njit(cache=True)
+def score_play(initial0, initial1, initial2, initial3, contract, declarer, multiplier, family, declarations_on,
+               points0, points1, belot0, belot1, valat):
+    """Score a played deal (RULES.md §7/§8) from its trick points (last trick and NT doubling
+    included), belots and valat team (-1 none), adding the declarations of the initial hands.
+
+    Returns ``(trick_points0, trick_points1, declared0, declared1, belot0, belot1, valat, raw0, raw1,
+    outcome, score0, score1, hanging)``.
+    """
     declared0 = 0
     declared1 = 0
     if declarations_on and contract != NT:
         declared0, declared1 = declared_points(initial0, initial1, initial2, initial3, contract, family == 1)
-    valat = 0 if tricks0 == 8 else 1 if tricks0 == 0 else -1
     raw0 = points0 + declared0 + belot0 + (90 if valat == 0 else 0)
     raw1 = points1 + declared1 + belot1 + (90 if valat == 1 else 0)
     bidding_team = declarer & 1
@@ -194,8 +205,33 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
                                                            defenders_capot)
     score0 = score_b if bidding_team == 0 else score_d
     score1 = score_d if bidding_team == 0 else score_b
-    return (rng, points0, points1, declared0, declared1, belot0, belot1, valat, raw0, raw1, outcome,
+    return (points0, points1, declared0, declared1, belot0, belot1, valat, raw0, raw1, outcome,
             score0, score1, hanging)
+
+
+@njit(cache=True, inline="always")
+def store_result(small_out, points_out, i, dealer, contract, declarer, multiplier, n_calls, r):
+    """Column ``i`` of the batch outputs from a :func:`play_deal` result ``r``: ``small_out``
+    int8[7, n] (dealer, contract, declarer, valat, outcome, multiplier, calls) and ``points_out``
+    int16[11, n] (trick_points0/1, declared0/1, belot0/1, raw0/1, score0/1, hanging)."""
+    small_out[0, i] = dealer
+    small_out[1, i] = contract
+    small_out[2, i] = declarer
+    small_out[3, i] = r[7]
+    small_out[4, i] = r[10]
+    small_out[5, i] = multiplier
+    small_out[6, i] = n_calls
+    points_out[0, i] = r[1]
+    points_out[1, i] = r[2]
+    points_out[2, i] = r[3]
+    points_out[3, i] = r[4]
+    points_out[4, i] = r[5]
+    points_out[5, i] = r[6]
+    points_out[6, i] = r[8]
+    points_out[7, i] = r[9]
+    points_out[8, i] = r[11]
+    points_out[9, i] = r[12]
+    points_out[10, i] = r[13]
 
 
 @njit(cache=True)

@@ -14,7 +14,7 @@ from ..players.dispatch import DD
 from ..players.search import S_WORLDS, SCRATCH_SIZE, start_deal
 from ..players.view import SIZE as VIEW_SIZE
 from .auction import MAX_CALLS, STATE_SIZE
-from .deal import auction_and_play, deal_pack, hands_from_pack, play_deal
+from .deal import auction_and_play, deal_pack, hands_from_pack, play_deal, store_result
 from .rng import CONTRACT_STREAM, PLAY_STREAM, WORLD_STREAM, below, stream_start
 from .solver import CTX_SIZE
 
@@ -91,21 +91,4 @@ def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_decla
                 r = play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required,
                               at_overtake_partner, declarations_on, policies, stream_start(seed, deal_id, PLAY_STREAM),
                               belot_open, view, record, seats, cards, ctx, tt, scratch)
-            small_out[0, i] = dealer
-            small_out[1, i] = contract
-            small_out[2, i] = declarer
-            small_out[3, i] = r[7]
-            small_out[4, i] = r[10]
-            small_out[5, i] = deal_multiplier
-            small_out[6, i] = n_calls
-            points_out[0, i] = r[1]
-            points_out[1, i] = r[2]
-            points_out[2, i] = r[3]
-            points_out[3, i] = r[4]
-            points_out[4, i] = r[5]
-            points_out[5, i] = r[6]
-            points_out[6, i] = r[8]
-            points_out[7, i] = r[9]
-            points_out[8, i] = r[11]
-            points_out[9, i] = r[12]
-            points_out[10, i] = r[13]
+            store_result(small_out, points_out, i, dealer, contract, declarer, deal_multiplier, n_calls, r)

@@ -10,9 +10,9 @@
   announced belot (``KNOWN``) — solves each layout with :func:`~belot_sim.kernels.solver.dd_moves`
   and plays the card with the best total (:func:`pimc_card`).  It never reads another hand.
 
-Both only search when the seat has a choice (one legal card is simply played).  Ties go to a
-uniformly random card among the best, drawn from the decision's ``r32`` (so the play stream
-decides, as for every player).  The layouts come from the deal's own world stream
+Both only search when the seat has a choice (one legal card is simply played).  ``dd`` is
+deterministic (ties go to the lowest card index), so a deal with every seat ``dd`` has a single
+outcome; ``pimc`` breaks ties uniformly with the decision's ``r32`` (the play stream).  The layouts come from the deal's own world stream
 (``rng.WORLD_STREAM``), kept in ``scratch``: reproducible and independent of threads.
 
 ``scratch`` (int64[SCRATCH_SIZE]) holds the table stamp, the world stream, the worlds per
@@ -110,7 +110,7 @@ def dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch):
     dd_moves(hands, view[LEADER], view[TRICK_CARD:TRICK_CARD + 4], view[POS], view[CONTRACT], team, family,
              view[UNDERTRUMP_REQUIRED] == 1, view[AT_OVERTAKE_PARTNER] == 1, _team_may_valat(view, team),
              ctx, tt, gen, scratch[S_OUT:S_OUT + 32])
-    return _best_card(legal, scratch, S_OUT, r32)
+    return _best_card(legal, scratch, S_OUT, np.uint64(0))  # r32 = 0: the lowest of the best
 
 
 @njit(cache=True)

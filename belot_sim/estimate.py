@@ -1,0 +1,278 @@
+"""How likely is a bid to make?  ``estimate_bid`` and ``bid_table``.
+
+Both sample layouts of the cards the bidder cannot see, uniformly among those consistent with
+what is known (its own hand, plus any ``known`` cards of other seats), play every layout out
+with the chosen players and score it fully (declarations, belot, valat, rounding, RULES.md §7/§8).
+
+>>> import belot_sim as bs
+>>> est = bs.estimate_bid("JH 9H AH TH KH", "H", samples=200, players="hard", seed=1)
+>>> est.samples, 0.0 <= est.p_made <= 1.0
+(200, True)
+
+``players="dd"`` (the default) plays every seat double-dummy — the classic "can it be made with
+best play, cards face up" estimate (perfect information, so optimistic for the side with the
+stronger hands to coordinate); ``"hard"`` or ``"pimc"`` give realistic play.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+import pandas as pd
+
+from .cards import format_cards, popcount, to_mask
+from .kernels.estimate import bulgarian_scores, estimate_rollout
+from .kernels.scoring import HANGING, INSIDE, MADE
+from .players import policy_codes
+from .rules import Contract, Rules
+from .scoring import check_multiplier
+from .sim import CONTRACT_DTYPE, OUTCOME_DTYPE, POINT_COLUMNS, DEFAULT_WORLDS, _check_int
+
+Z95 = 1.959963984540054
+SAMPLE_COLUMNS = ("sample", "dealer", "contract", "declarer", "multiplier", "hand0", "hand1", "hand2", "hand3",
+                  "trick_points0", "trick_points1", "declared0", "declared1", "belot0", "belot1", "valat",
+                  "raw0", "raw1", "outcome", "score0", "score1", "hanging")
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion (95% by default).
+
+    >>> wilson_interval(0, 10)[0], round(wilson_interval(5, 10)[1], 3)
+    (0.0, 0.763)
+    """
+    if n <= 0:
+        return (math.nan, math.nan)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+@dataclass(frozen=True)
+class BidEstimate:
+    """The estimate for one contract.  Probabilities come with Wilson 95% intervals; scores are
+    match points of one deal (``mean_score_*``) and raw points (``mean_raw_*``), bidding team
+    (the team of ``seat``) and defenders.  ``frame``: one row per sampled layout."""
+
+    contract: Contract
+    seat: int
+    samples: int
+    p_made: float
+    p_made_ci: tuple[float, float]
+    p_hanging: float
+    p_hanging_ci: tuple[float, float]
+    p_inside: float
+    p_inside_ci: tuple[float, float]
+    mean_score_bidding: float
+    mean_score_defenders: float
+    mean_raw_bidding: float
+    mean_raw_defenders: float
+    frame: pd.DataFrame = field(repr=False, compare=False)
+
+    def __str__(self) -> str:
+        low, high = self.p_made_ci
+        return (f"{self.contract} by seat {self.seat}: made {self.p_made:.1%} [{low:.1%}, {high:.1%}], "
+                f"hanging {self.p_hanging:.1%}, inside {self.p_inside:.1%} over {self.samples:,} layouts; "
+                f"mean match points {self.mean_score_bidding:.2f} : {self.mean_score_defenders:.2f}")
+
+
+# --- validation --------------------------------------------------------------------------
+
+def _fixed_cards(hand, seat: int, known, rules: Rules) -> np.ndarray:
+    """The cards each seat is known to hold, validated: int64[4]."""
+    mask = to_mask(hand, "hand")
+    size = popcount(mask)
+    if size not in (5, 8):
+        raise ValueError(f"hand must hold 5 cards (auction time) or 8 cards, got {size}: {format_cards(mask)}")
+    fixed = [0, 0, 0, 0]
+    fixed[seat] = mask
+    if known is not None:
+        if not isinstance(known, Mapping):
+            raise TypeError("known must map seats to cards, e.g. {0: 'JH'} for a classic turned card you take; "
+                            f"got {type(known).__name__}")
+        for other, cards in known.items():
+            other = _check_int(other, "known seat", 0, 3)
+            extra = to_mask(cards, f"known cards of seat {other}")
+            clash = extra & (fixed[0] | fixed[1] | fixed[2] | fixed[3])
+            if clash:
+                raise ValueError(f"known cards {format_cards(clash)} are already placed (in the hand or another "
+                                 "seat's known cards)")
+            fixed[other] |= extra
+    for s, cards in enumerate(fixed):
+        if popcount(cards) > 8:
+            raise ValueError(f"seat {s} would hold {popcount(cards)} known cards; a hand has 8")
+    return np.array(fixed, dtype=np.int64)
+
+
+def _contract_list(contracts, rules: Rules) -> list[Contract]:
+    if contracts is None:
+        return list(rules.contracts)
+    items = [contracts] if isinstance(contracts, (str, Contract, int)) else list(contracts)
+    if not items:
+        raise ValueError("contracts is empty")
+    chosen = [rules.check_contract(c) for c in items]
+    if len(set(chosen)) != len(chosen):
+        raise ValueError(f"contracts repeat: {[str(c) for c in chosen]}")
+    return chosen
+
+
+# --- the runs ----------------------------------------------------------------------------
+
+def _play(hand, contracts, *, seat, dealer, known, multiplier, samples, players, rules, seed, threads, worlds):
+    """Validate, run the kernel, return ``(rules, contracts, frame)`` with one row per
+    (layout, contract), layouts major."""
+    rules = Rules.coerce(rules)
+    seat = _check_int(seat, "seat", 0, 3)
+    fixed_dealer = -1 if dealer is None else _check_int(dealer, "dealer", 0, 3)
+    fixed = _fixed_cards(hand, seat, known, rules)
+    contracts = _contract_list(contracts, rules)
+    check_multiplier(multiplier, rules)
+    samples = _check_int(samples, "samples", 1, 10**8)
+    seed = _check_int(seed, "seed", 0, 2**64 - 1)
+    worlds = _check_int(worlds, "worlds", 1, 100_000)
+    policies = np.array(policy_codes(players), dtype=np.int64)
+    if threads is not None:
+        threads = _check_int(threads, "threads", 1, numba.config.NUMBA_NUM_THREADS)
+
+    rows = samples * len(contracts)
+    small = np.empty((7, rows), dtype=np.int8)
+    hands = np.empty((4, rows), dtype=np.uint32)
+    points = np.empty((11, rows), dtype=np.int16)
+    codes = np.array([int(c) for c in contracts], dtype=np.int64)
+    previous = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(threads)
+    try:
+        estimate_rollout(np.uint64(seed), samples, fixed, codes, seat, fixed_dealer, multiplier,
+                         int(rules.is_classic), rules.undertrump == "required", rules.at_overtake_partner,
+                         rules.declarations, policies, worlds, small, hands, points)
+    finally:
+        numba.set_num_threads(previous)
+    columns = {"sample": np.repeat(np.arange(samples, dtype=np.int64), len(contracts)),
+               "dealer": small[0], "contract": pd.Categorical.from_codes(small[1].astype(np.int64),
+                                                                        dtype=CONTRACT_DTYPE),
+               "declarer": small[2], "multiplier": small[5]}
+    for s in range(4):
+        columns[f"hand{s}"] = hands[s]
+    for k, name in enumerate(POINT_COLUMNS):
+        columns[name] = points[k]
+    columns["valat"] = small[3]
+    columns["outcome"] = pd.Categorical.from_codes(small[4].astype(np.int64), dtype=OUTCOME_DTYPE)
+    frame = pd.DataFrame({name: columns[name] for name in SAMPLE_COLUMNS})
+    return rules, contracts, frame
+
+
+def _summary(frame: pd.DataFrame, contract: Contract, seat: int, samples: int) -> BidEstimate:
+    team = seat % 2
+    outcome = frame["outcome"].cat.codes.to_numpy()
+    counts = {code: int((outcome == code).sum()) for code in (MADE, HANGING, INSIDE)}
+    score_b = frame[f"score{team}"].to_numpy(np.int64)
+    score_d = frame[f"score{1 - team}"].to_numpy(np.int64)
+    return BidEstimate(
+        contract=contract, seat=seat, samples=samples,
+        p_made=counts[MADE] / samples, p_made_ci=wilson_interval(counts[MADE], samples),
+        p_hanging=counts[HANGING] / samples, p_hanging_ci=wilson_interval(counts[HANGING], samples),
+        p_inside=counts[INSIDE] / samples, p_inside_ci=wilson_interval(counts[INSIDE], samples),
+        mean_score_bidding=float(score_b.mean()), mean_score_defenders=float(score_d.mean()),
+        mean_raw_bidding=float(frame[f"raw{team}"].mean()), mean_raw_defenders=float(frame[f"raw{1 - team}"].mean()),
+        frame=frame.reset_index(drop=True))
+
+
+def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, known=None, multiplier: int = 1,
+                 samples: int = 1000, players="dd", rules: Rules | str = "bulgarian", seed: int = 0,
+                 threads: int | None = None, worlds: int = DEFAULT_WORLDS) -> BidEstimate:
+    """Estimate how a ``contract`` declared by ``seat`` holding ``hand`` fares.
+
+    Parameters
+    ----------
+    hand : the seat's cards: 5 (auction time, bulgarian: the 3 still to come are unknown too)
+        or 8 — a mask or card text such as ``"JH 9H AH KS 7C"``.
+    contract : the contract bid (``"H"``, ``Contract.ALL_TRUMPS``…); ``seat`` is its declarer.
+    seat, dealer : seats 0..3; ``dealer=None`` draws the dealer per layout (so who leads is
+        averaged over); give it when you know your position at the table.
+    known : ``{seat: cards}`` known to be in other hands (or extra cards of your own), e.g. the
+        classic turned card, which goes to the taker: ``known={0: "JH"}``.
+    multiplier : 1, 2 (doubled), 4 (redoubled) — bulgarian only.
+    samples : layouts of the unseen cards (uniform among the consistent ones).
+    players : one player for all seats or four: ``"dd"`` (default; every seat double-dummy,
+        perfect information), ``"pimc"``, ``"hard"``, ``"normal"``, ``"easy"``, ``"random"``.
+    rules, seed, threads, worlds : as :func:`belot_sim.simulate` (layout ``i`` depends only on
+        ``(seed, i)``).
+
+    Returns a :class:`BidEstimate` (P(made)/P(hanging)/P(inside) with Wilson 95% intervals, mean
+    match and raw points of each team, ``.frame`` one row per layout).
+    """
+    rules, contracts, frame = _play(hand, [contract], seat=seat, dealer=dealer, known=known, multiplier=multiplier,
+                                    samples=samples, players=players, rules=rules, seed=seed, threads=threads,
+                                    worlds=worlds)
+    return _summary(frame, contracts[0], seat, samples)
+
+
+def bid_table(hand, *, seat: int = 0, dealer: int | None = None, known=None, samples: int = 1000, players="dd",
+              rules: Rules | str = "bulgarian", seed: int = 0, threads: int | None = None,
+              worlds: int = DEFAULT_WORLDS, contracts=None, min_p_made: float = 0.5) -> pd.DataFrame:
+    """Every contract of the rules (or ``contracts``) evaluated on **the same** sampled layouts and
+    play streams (common random numbers: differences between rows are not sampling noise).
+
+    One row per contract: ``p_made`` with ``p_made_low``/``p_made_high`` (Wilson 95%),
+    ``p_hanging``, ``p_inside``, ``ev`` (mean match points of the bidding team minus the
+    defenders' in one deal; points left hanging count for nobody), ``ev_doubled`` and
+    ``ev_redoubled`` (the same plays scored doubled/redoubled; bulgarian only), ``raw_bidding``,
+    ``raw_defenders``.  ``recommended`` marks the call to make: the contract with the best ``ev``
+    among those with ``p_made >= min_p_made`` — or no row when passing is best; the call is also
+    in ``table.attrs["recommended"]`` (``"pass"`` or a contract).  Arguments as :func:`estimate_bid`.
+    """
+    if isinstance(min_p_made, bool) or not isinstance(min_p_made, (int, float)) or not 0 <= min_p_made <= 1:
+        raise ValueError(f"min_p_made must be a probability in [0, 1], got {min_p_made!r}")
+    rules, chosen, frame = _play(hand, contracts, seat=seat, dealer=dealer, known=known, multiplier=1,
+                                 samples=samples, players=players, rules=rules, seed=seed, threads=threads,
+                                 worlds=worlds)
+    team = seat % 2
+    rows = {}
+    for contract in chosen:
+        part = frame[frame["contract"] == str(contract)]
+        est = _summary(part, contract, seat, samples)
+        row = {"p_made": est.p_made, "p_made_low": est.p_made_ci[0], "p_made_high": est.p_made_ci[1],
+               "p_hanging": est.p_hanging, "p_inside": est.p_inside,
+               "ev": est.mean_score_bidding - est.mean_score_defenders}
+        raw_b = part[f"raw{team}"].to_numpy(np.int64)
+        raw_d = part[f"raw{1 - team}"].to_numpy(np.int64)
+        for name, mult in (("ev_doubled", 2), ("ev_redoubled", 4)):
+            if rules.is_classic:
+                row[name] = math.nan
+                continue
+            scores = np.empty((3, len(part)), dtype=np.int64)
+            bulgarian_scores(np.full(len(part), int(contract), dtype=np.int64), raw_b, raw_d, mult, scores)
+            row[name] = float((scores[0] - scores[1]).mean())
+        row["raw_bidding"] = est.mean_raw_bidding
+        row["raw_defenders"] = est.mean_raw_defenders
+        rows[str(contract)] = row
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "contract"
+    eligible = table[table["p_made"] >= min_p_made]
+    recommended = str(eligible["ev"].idxmax()) if len(eligible) else "pass"
+    table["recommended"] = table.index == recommended
+    table.attrs.update({"recommended": recommended, "samples": samples, "seat": seat,
+                        "players": players, "hand": format_cards(to_mask(hand, "hand")), "rules": rules.family})
+    return table
+
+
+def format_bid_table(table: pd.DataFrame) -> str:
+    """A printable bid table with the recommendation."""
+    attrs = table.attrs
+    lines = [f"hand {attrs.get('hand', '?')} (seat {attrs.get('seat', 0)}), {attrs.get('samples', 0):,} layouts, "
+             f"players {attrs.get('players')}, {attrs.get('rules')} rules",
+             f"{'contract':>8} {'P(made)':>8} {'95% CI':>16} {'hanging':>8} {'inside':>8} {'EV':>7} "
+             f"{'EV x2':>7} {'EV x4':>7}"]
+    for contract, row in table.iterrows():
+        interval = f"[{row.p_made_low:.1%}, {row.p_made_high:.1%}]"
+        mark = "  <- bid" if row.recommended else ""
+        lines.append(f"{contract:>8} {row.p_made:>8.1%} {interval:>16} {row.p_hanging:>8.1%} {row.p_inside:>8.1%} "
+                     f"{row.ev:>+7.2f} {row.ev_doubled:>+7.2f} {row.ev_redoubled:>+7.2f}{mark}")
+    lines.append(f"recommended call: {attrs.get('recommended', '?')}")
+    return "\n".join(lines)

@@ -1,0 +1,155 @@
+"""Bid estimates: play many layouts of the unseen cards around known cards, each under several
+contracts (common random numbers), in parallel.
+
+Everything here takes arrays and scalars; :mod:`belot_sim.estimate` is the pandas edge.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..players.dispatch import DD
+from ..players.search import S_WORLDS, SCRATCH_SIZE, new_gen, start_deal
+from ..players.view import SIZE as VIEW_SIZE
+from .bits import popcount
+from .deal import belot_cards, play_deal, score_play, store_result
+from .rng import DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, below, next_u64, scale32, stream_start
+from .scoring import score_bulgarian
+from .solver import CTX_SIZE, dd_value
+from .tables import AT, NT, POINTS
+
+CHUNK = 64  # layouts per parallel work item
+SEARCH_TT_BITS = 18
+
+
+@njit(cache=True)
+def deal_layout(seed, sample, fixed, hands):
+    """Layout ``sample``: every seat keeps its ``fixed`` cards and gets uniformly random unseen
+    cards up to 8 (a uniform shuffle of the unseen cards, dealt in seat order)."""
+    rng = stream_start(seed, sample, DEAL_STREAM)
+    pool = np.empty(32, dtype=np.int64)
+    taken = fixed[0] | fixed[1] | fixed[2] | fixed[3]
+    n = 0
+    for c in range(32):
+        if not (taken >> c) & 1:
+            pool[n] = c
+            n += 1
+    for i in range(n - 1, 0, -1):
+        rng, u = next_u64(rng)
+        j = scale32(u >> np.uint64(32), i + 1)
+        pool[i], pool[j] = pool[j], pool[i]
+    idx = 0
+    for s in range(4):
+        mask = fixed[s]
+        for _ in range(8 - popcount(fixed[s])):
+            mask |= 1 << pool[idx]
+            idx += 1
+        hands[s] = mask
+    return rng
+
+
+@njit(cache=True)
+def minimax_result(hands, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
+                   declarations_on, ctx, tt, scratch, trick):
+    """The deal with every seat double-dummy, scored: the bidding team takes its exact minimax
+    value (it maximises its points, the defenders minimise them) — one solve instead of 32
+    card-by-card searches.  Not for AT, whose belots depend on the play of both teams.
+
+    The value ``V`` of the bidding team holds its trick points and +90 when it takes every trick
+    (``V`` above all points in play); when ``V == 0`` a second solve tells whether the defenders
+    can take every trick (the bidders might still win a pointless trick).
+    Returns what :func:`.deal.score_play` returns.
+    """
+    leader = (dealer + 1) & 3
+    team = declarer & 1
+    mult = 2 if contract == NT and family == 0 else 1
+    total = 10
+    for c in range(32):
+        total += POINTS[family, contract, c]
+    total *= mult
+    value = dd_value(hands, leader, trick, 0, contract, team, family, undertrump_required, at_overtake_partner, True,
+                     ctx, tt, new_gen(scratch, tt))
+    valat = -1
+    taken = value
+    if value > total:
+        valat = team
+        taken = value - 90
+    elif value == 0:
+        other = dd_value(hands, leader, trick, 0, contract, 1 - team, family, undertrump_required,
+                         at_overtake_partner, True, ctx, tt, new_gen(scratch, tt))
+        if other > total:
+            valat = 1 - team
+    points = np.zeros(2, dtype=np.int64)
+    points[team] = taken
+    points[1 - team] = total - taken
+    belots = np.zeros(2, dtype=np.int64)
+    if contract < NT:  # a suit contract's belot is always scored: its first card is a trump
+        for s in range(4):
+            if belot_cards(hands[s], contract):
+                belots[s & 1] += 20
+    return score_play(hands[0], hands[1], hands[2], hands[3], contract, declarer, multiplier, family,
+                      declarations_on, points[0], points[1], belots[0], belots[1], valat)
+
+
+@njit(cache=True, parallel=True)
+def estimate_rollout(seed, n, fixed, contracts, declarer, fixed_dealer, multiplier, family, undertrump_required,
+                     at_overtake_partner, declarations_on, policies, worlds, small_out, hands_out, points_out):
+    """Play layouts ``0..n-1`` (see :func:`deal_layout`) once per contract of ``contracts``;
+    row ``i * len(contracts) + k`` is layout ``i`` under ``contracts[k]``.
+
+    The dealer is ``fixed_dealer``, or drawn per layout when -1.  Every contract of a layout is
+    played with the same play and world streams.  With ``dd`` in every seat a suit or NT contract
+    is one minimax solve (:func:`minimax_result`); AT is played card by card.  Outputs as :func:`.rollout.rollout`
+    (``small_out`` int8[7, rows], ``hands_out`` uint32[4, rows], ``points_out`` int16[11, rows]).
+    """
+    searching = False
+    all_dd = True
+    for seat in range(4):
+        searching = searching or policies[seat] >= DD
+        all_dd = all_dd and policies[seat] == DD
+    k_contracts = len(contracts)
+    n_chunks = (n + CHUNK - 1) // CHUNK
+    for chunk in prange(n_chunks):
+        hands = np.empty(4, dtype=np.int64)
+        played = np.empty(4, dtype=np.int64)
+        belot_open = np.empty(4, dtype=np.int64)
+        view = np.zeros(VIEW_SIZE, dtype=np.int64)
+        no_record = np.empty(32, dtype=np.int8)
+        ctx = np.zeros(CTX_SIZE, dtype=np.int64)
+        tt = np.zeros(2 << SEARCH_TT_BITS if searching else 2, dtype=np.int64)
+        scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+        scratch[S_WORLDS] = worlds
+        trick = np.zeros(4, dtype=np.int64)
+        for i in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+            rng = deal_layout(seed, i, fixed, hands)
+            dealer = fixed_dealer
+            if dealer < 0:
+                rng, dealer = below(rng, 4)
+            for k in range(k_contracts):
+                row = i * k_contracts + k
+                for s in range(4):
+                    played[s] = hands[s]
+                    hands_out[s, row] = hands[s]
+                if all_dd and contracts[k] != AT:
+                    r = (np.uint64(0),) + minimax_result(played, dealer, contracts[k], declarer, multiplier, family,
+                                                         undertrump_required, at_overtake_partner, declarations_on,
+                                                         ctx, tt, scratch, trick)
+                else:
+                    if searching:
+                        start_deal(scratch, stream_start(seed, i, WORLD_STREAM))
+                    r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, undertrump_required,
+                                  at_overtake_partner, declarations_on, policies, stream_start(seed, i, PLAY_STREAM),
+                                  belot_open, view, False, no_record, no_record, ctx, tt, scratch)
+                store_result(small_out, points_out, row, dealer, contracts[k], declarer, multiplier, 0, r)
+
+
+@njit(cache=True)
+def bulgarian_scores(contracts, raw_bidding, raw_defenders, multiplier, out):
+    """Match points ``(bidding, defenders, hanging)`` per row under ``multiplier`` into ``out``
+    (int64[3, rows]): the doubled/redoubled value of the same play."""
+    for i in range(len(contracts)):
+        _, b, d, h = score_bulgarian(contracts[i], raw_bidding[i], raw_defenders[i], multiplier)
+        out[0, i] = b
+        out[1, i] = d
+        out[2, i] = h

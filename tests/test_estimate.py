@@ -1,0 +1,195 @@
+"""``estimate_bid`` / ``bid_table`` / ``belot-sim bid`` (belot_sim/estimate.py).
+
+* every card known: the estimate is the single deterministic outcome (dd), equal to the solver
+  and to the reference scoring;
+* sampled layouts: each seat's known cards always there, the unseen cards uniform (chi-square);
+* common random numbers: one layout per sample shared by every contract of a bid table;
+* a stronger trump never lowers P(made) on the same layouts;
+* the Wilson interval covers a synthetic Bernoulli about 95% of the time;
+* the dd fast path (one minimax solve) agrees with the solver and the reference scores;
+* bad hands, contracts, sample counts, players → clear errors; the CLI prints the table.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import belot_sim as bs
+from belot_sim import reference as ref
+from belot_sim.cards import iter_cards, parse_cards, popcount
+from belot_sim.cli import main as cli_main
+
+HAND5 = "JH 9H AH KS 7C"
+FULL = (1 << 32) - 1
+
+
+def _hands(frame, i) -> list[int]:
+    return [int(frame[f"hand{s}"].iloc[i]) for s in range(4)]
+
+
+def _reference_result(hands, contract, declarer, dealer, rules, seed=0):
+    """Any legal play of the deal in the reference (declarations/belots of suit contracts do not
+    depend on the play)."""
+    state = ref.DealState.from_hands(hands, contract=contract, declarer=declarer, dealer=dealer, rules=rules)
+    rng = random.Random(seed)
+    while not state.is_over:
+        state.play(rng.choice(state.legal_actions()))
+    return state.result()
+
+
+def test_every_card_known_gives_the_deterministic_outcome():
+    hands = ["JH 9H AH TH KH 7C 8C 9C", "7H 8H QH JC QC KC AC TC", "7S 8S 9S TS JS QS KS AS",
+             "7D 8D 9D TD JD QD KD AD"]
+    masks = [parse_cards(h) for h in hands]
+    for contract in ("H", "NT", "AT"):
+        est = bs.estimate_bid(hands[0], contract, known={1: hands[1], 2: hands[2], 3: hands[3]}, dealer=3,
+                              samples=5)
+        frame = est.frame
+        assert est.p_made in (0.0, 1.0)
+        assert (frame.drop(columns="sample").nunique() == 1).all(), contract
+        assert _hands(frame, 0) == masks
+        row = frame.iloc[0]
+        if contract != "AT":
+            value = bs.solve(masks, contract, leader=0, team=0)
+            assert row.trick_points0 + (90 if row.valat == 0 else 0) == value
+        assert row.trick_points0 + row.trick_points1 == {"H": 162, "NT": 260, "AT": 258}[contract]
+
+
+def test_known_cards_stay_and_unseen_cards_are_uniform():
+    known = {2: "TS", 3: "7D 8D"}
+    samples = 3000
+    est = bs.estimate_bid(HAND5, "S", seat=1, known=known, samples=samples, players="random", seed=3)
+    frame = est.frame
+    hand = parse_cards(HAND5)
+    fixed = [0, hand, parse_cards("TS"), parse_cards("7D 8D")]
+    counts = np.zeros((32, 4))
+    for s in range(4):
+        column = frame[f"hand{s}"].to_numpy(np.int64)
+        assert (column & fixed[s] == fixed[s]).all()  # known cards always in their seat
+        assert all(popcount(int(x)) == 8 for x in column[:50])
+        for c in range(32):
+            counts[c, s] = ((column >> c) & 1).sum()
+    unseen = [c for c in range(32) if not (fixed[0] | fixed[1] | fixed[2] | fixed[3]) >> c & 1]
+    need = np.array([8 - popcount(f) for f in fixed], dtype=float)
+    expected = samples * need / need.sum()
+    chi2 = float(((counts[unseen] - expected) ** 2 / expected).sum())
+    # 24 unseen cards x 4 seats, 24 x 3 = 72 degrees of freedom: P(chi2 > 125) < 1e-4.
+    assert chi2 < 125, chi2
+
+
+def test_bid_table_rows_share_the_layouts():
+    table = bs.bid_table(HAND5, samples=300, players="hard", seed=4)
+    assert list(table.index) == ["C", "D", "H", "S", "NT", "AT"]
+    assert table["recommended"].sum() <= 1
+    eligible = table[table["p_made"] >= 0.5]
+    assert table.attrs["recommended"] == (eligible["ev"].idxmax() if len(eligible) else "pass")
+    assert (table["p_made_low"] <= table["p_made"]).all() and (table["p_made"] <= table["p_made_high"]).all()
+    # The same layouts under every contract: estimate_bid of one contract sees the hands of the table.
+    single = bs.estimate_bid(HAND5, "H", samples=300, players="hard", seed=4)
+    assert single.p_made == table.loc["H", "p_made"]
+    other = bs.estimate_bid(HAND5, "AT", samples=300, players="hard", seed=4)
+    assert np.array_equal(single.frame[["hand0", "hand1", "hand2", "hand3", "dealer"]].to_numpy(),
+                          other.frame[["hand0", "hand1", "hand2", "hand3", "dealer"]].to_numpy())
+    # doubled values: the whole deal to the winner, twice / four times
+    assert table.loc["H", "ev_redoubled"] == pytest.approx(2 * table.loc["H", "ev_doubled"])
+
+
+@pytest.mark.parametrize("players, samples", [("hard", 2000), ("dd", 150)])
+def test_a_stronger_trump_does_not_lower_p_made(players, samples):
+    weak = bs.estimate_bid("8H 9H AH TH 7C", "H", samples=samples, players=players, seed=5)
+    strong = bs.estimate_bid("JH 9H AH TH 7C", "H", samples=samples, players=players, seed=5)
+    assert strong.p_made >= weak.p_made
+    assert strong.mean_raw_bidding > weak.mean_raw_bidding
+
+
+def test_wilson_interval_covers_a_bernoulli():
+    rng = np.random.default_rng(7)
+    for p, n in ((0.3, 100), (0.9, 50), (0.02, 400)):
+        draws = rng.binomial(n, p, size=4000)
+        covered = np.mean([lo <= p <= hi for lo, hi in (bs.wilson_interval(int(k), n) for k in draws)])
+        assert 0.925 <= covered <= 0.975, (p, n, covered)
+    assert bs.wilson_interval(0, 20)[0] == 0.0 and bs.wilson_interval(20, 20)[1] == 1.0
+
+
+def test_dd_fast_path_matches_the_solver_and_the_reference():
+    for rules, contract in ((bs.BULGARIAN, "S"), (bs.BULGARIAN, "NT"), (bs.CLASSIC.replace(declarations=True), "D")):
+        est = bs.estimate_bid("JS 9S AD KS QS 7C 8C 9C", contract, seat=2, dealer=1, samples=12, rules=rules,
+                              seed=2)
+        for i in range(len(est.frame)):
+            row = est.frame.iloc[i]
+            hands = _hands(est.frame, i)
+            team = 0  # seat 2
+            value = bs.solve(hands, contract, leader=2, team=team, rules=rules)
+            assert row[f"trick_points{team}"] + (90 if row.valat == team else 0) == value
+            expected = _reference_result(hands, contract, 2, 1, rules).as_row()
+            for column in ("declared0", "declared1", "belot0", "belot1"):
+                assert row[column] == expected[column], column
+            bidding, defenders = row.raw0, row.raw1
+            if rules.is_classic:
+                continue  # classic scoring needs the belots/declarations split; covered by test_scoring
+            score = bs.score_deal(contract, int(bidding), int(defenders))
+            assert (row.outcome, row.score0, row.score1, row.hanging) == \
+                (score.outcome, score.bidding, score.defenders, score.hanging)
+
+
+def test_classic_turned_card_goes_to_the_taker():
+    est = bs.estimate_bid("JH 9H AS KS 7C", "H", known={0: "TH"}, rules="classic", samples=200, players="hard")
+    hands = est.frame["hand0"].to_numpy(np.int64)
+    assert ((hands >> bs.parse_card("TH")) & 1).all()
+
+
+BAD = [
+    (dict(hand="JH 9H AH KS"), "5 cards"),
+    (dict(hand="JH 9H AH KS 7C 8C"), "5 cards"),
+    (dict(hand="JH JH AH KS 7C"), "duplicate"),
+    (dict(hand="JH 9H AH KS ZZ"), "ZZ"),
+    (dict(contract="X"), "contract"),
+    (dict(contract="AT", rules="classic"), "AT"),
+    (dict(samples=0), "samples"),
+    (dict(samples=2.5), "samples"),
+    (dict(seat=4), "seat"),
+    (dict(dealer=-1), "dealer"),
+    (dict(players="genius"), "genius"),
+    (dict(multiplier=3), "multiplier"),
+    (dict(known={1: "JH"}), "already placed"),
+    (dict(known=["TS"]), "known must map"),
+    (dict(known={1: "7S 8S 9S TS JS QS KS AS 7D"}), "known cards"),
+    (dict(known={5: "TS"}), "known seat"),
+]
+
+
+@pytest.mark.parametrize("kwargs, pattern", BAD, ids=[repr(k) for k, _ in BAD])
+def test_bad_input(kwargs, pattern):
+    args = dict(hand=HAND5, contract="H", samples=10, players="hard")
+    args.update(kwargs)
+    with pytest.raises((ValueError, TypeError), match=pattern):
+        bs.estimate_bid(args.pop("hand"), args.pop("contract"), **args)
+
+
+def test_bid_table_bad_min_p_made():
+    with pytest.raises(ValueError, match="min_p_made"):
+        bs.bid_table(HAND5, samples=10, players="hard", min_p_made=1.5)
+
+
+def test_cli_bid_prints_the_table(capsys, tmp_path):
+    out = tmp_path / "bid.csv"
+    assert cli_main(["bid", HAND5, "--samples", "200", "--players", "hard", "--csv", str(out)]) == 0
+    text = capsys.readouterr().out
+    assert "recommended call:" in text and "P(made)" in text
+    assert out.read_text().count("\n") == 7
+    assert cli_main(["bid", "JH 9H", "--samples", "10", "--players", "hard"]) == 2
+    assert "5 cards" in capsys.readouterr().err
+
+
+def test_every_layout_uses_only_unseen_cards():
+    est = bs.estimate_bid(HAND5, "C", seat=3, samples=100, players="random", seed=9)
+    for i in range(100):
+        hands = _hands(est.frame, i)
+        assert hands[0] | hands[1] | hands[2] | hands[3] == FULL
+        assert sum(popcount(h) for h in hands) == 32
+        assert hands[3] & parse_cards(HAND5) == parse_cards(HAND5)
+        assert all(popcount(h) == 8 for h in hands)
+        assert not any(c in iter_cards(hands[0]) for c in iter_cards(parse_cards(HAND5)))
