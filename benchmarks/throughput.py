@@ -23,8 +23,8 @@ import numba
 from belot_sim.sim import simulate
 
 
-def best_rate(fn, n: int, repeat: int) -> float:
-    fn(min(n, 10_000))  # warm-up: compile / load the cache
+def best_rate(fn, n: int, repeat: int, warm_up: int = 10_000) -> float:
+    fn(min(n, warm_up))  # warm-up: compile / load the cache
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
@@ -92,9 +92,12 @@ def main(argv: list[str] | None = None) -> int:
     rate_random = {t: best_rate(lambda k: simulate(k, contract="random", threads=t), args.n, args.repeat)
                    for t in threads_list}
     player_rates = {}
-    for player, n in (("easy", args.n), ("normal", args.n // 2), ("hard", args.n // 4)):
+    for player, n in (("easy", args.n), ("normal", args.n // 2), ("hard", args.n // 4), ("dd", 400),
+                      ("pimc", 24)):
         for t in threads_list:
-            player_rates[player, t] = best_rate(lambda k: simulate(k, players=player, threads=t), n, args.repeat)
+            searching = player in ("dd", "pimc")
+            player_rates[player, t] = best_rate(lambda k: simulate(k, players=player, threads=t), n,
+                                                1 if searching else args.repeat, 4 if searching else 10_000)
 
     print(f"belot_sim simulate, random play, {args.n:,} deals per run, best of {args.repeat} "
           f"(includes the DataFrame), {numba.config.NUMBA_NUM_THREADS} cores available")
@@ -103,7 +106,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{contract:>8} {str(plays):>6} {threads:>7} {rate:>14,.0f}")
     for t, rate in rate_random.items():
         print(f"{'random':>8} {'False':>6} {t:>7} {rate:>14,.0f}")
-    print("\nstrategic players (all four seats), random contract, DataFrame included")
+    print("\nstrategic players (all four seats), random contract, DataFrame included "
+          "(dd: perfect information; pimc: 20 layouts per decision; both timed once)")
     print(f"{'player':>8} {'threads':>7} {'deals/s':>14}")
     for (player, t), rate in player_rates.items():
         print(f"{player:>8} {t:>7} {rate:>14,.0f}")

@@ -169,7 +169,8 @@ def random_pack(rng: np.random.Generator) -> np.ndarray:
 
 
 @pytest.mark.parametrize("rule_name", sorted(RULE_SETS))
-@pytest.mark.parametrize("bidder_names", ["random", "heuristic", ("heuristic", "random", "random", "heuristic")])
+@pytest.mark.parametrize("bidder_names", ["random", "heuristic", ("heuristic", "random", "random", "heuristic"),
+                                          ("mc", "heuristic", "mc", "random")])
 def test_run_auction_is_legal_in_the_reference(rule_name, bidder_names):
     rules = RULE_SETS[rule_name]
     family = family_of(rules)
@@ -272,7 +273,7 @@ def test_random_bidder_pass_probability():
         bd.make_params(pass_probability=0.5)
 
 
-@pytest.mark.parametrize("bidder_names", ["random", "heuristic"])
+@pytest.mark.parametrize("bidder_names", ["random", "heuristic", "mc"])
 def test_run_auction_is_deterministic(bidder_names):
     bidders = np.array(bd.bidder_codes(bidder_names), dtype=np.int64)
     gen = np.random.default_rng(7)
@@ -297,7 +298,7 @@ def test_unknown_bidder_code_passes():
     state = new_state()
     calls_out = np.zeros(ka.MAX_CALLS, dtype=np.int8)
     hands5 = np.zeros(4, dtype=np.int64)
-    result = ka.run_auction(hands5, 0, 0, True, -1, np.full(4, bd.MC_BIDDER, dtype=np.int64), np.uint64(1), state,
+    result = ka.run_auction(hands5, 0, 0, True, -1, np.full(4, 9, dtype=np.int64), np.uint64(1), state,
                             calls_out)
     assert result[1:] == (-1, -1, 1, 4)
 
@@ -316,3 +317,45 @@ def test_bidder_codes():
 def test_bad_bidder_names_raise(bad):
     with pytest.raises(ValueError, match="bidder"):
         bd.bidder_codes(bad)
+
+
+# --------------------------------------------------------------------------------------
+# (e) the mc bidder
+# --------------------------------------------------------------------------------------
+
+def mc_first_call(hand_text: str, **options) -> int:
+    state = new_state()
+    ka.auction_start(state, 3, 0, -1)
+    legal = ka.legal_calls(state, 0, 0, True, -1)
+    return bd.choose_call(bd.MC_BIDDER, legal, np.uint64(12345), bs.parse_cards(hand_text), 0, state, 0, -1,
+                          bd.make_params(**options))
+
+
+def test_mc_bids_a_strong_hand_and_passes_a_weak_one():
+    assert mc_first_call("JH 9H AH TH KH") != ka.PASS
+    assert mc_first_call("7C 8C 7D 8D 7S") == ka.PASS
+    # An impossible threshold makes it pass; a free one makes it bid.
+    assert mc_first_call("JH 9H AH TH KH", mc_threshold=1.0, mc_samples=8) in (ka.PASS, ka.CALL_H, ka.CALL_S,
+                                                                                 ka.CALL_NT, ka.CALL_AT,
+                                                                                 ka.CALL_C, ka.CALL_D)
+    assert mc_first_call("7C 8C 7D 8D 7S", mc_threshold=0.0, mc_samples=8) != ka.PASS
+
+
+def test_mc_doubles_a_contract_it_holds_the_trumps_of():
+    state = new_state()
+    ka.auction_start(state, 3, 0, -1)
+    ka.apply_call(state, ka.CALL_C, 0, True, -1)  # seat 0 bids clubs
+    legal = ka.legal_calls(state, 1, 0, True, -1)
+    call = bd.choose_call(bd.MC_BIDDER, legal, np.uint64(7), bs.parse_cards("JC 9C AC TC KC"), 1, state, 0, -1,
+                          bd.DEFAULT_PARAMS)
+    assert call == ka.DOUBLE
+
+
+def test_mc_player_option_validation():
+    assert bd.make_params(mc_player="easy")[bd.P_MC_PLAYER] == 1
+    with pytest.raises(ValueError, match="mc_player"):
+        bd.make_params(mc_player="dd")
+    with pytest.raises(ValueError, match="mc_samples"):
+        bd.make_params(mc_samples=0)
+    with pytest.raises(ValueError, match="mc_threshold"):
+        bd.make_params(mc_threshold=1.5)

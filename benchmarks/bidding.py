@@ -1,0 +1,68 @@
+"""Speed of auctions, bid estimates and whole matches (issue targets in brackets).
+
+Run: ``python benchmarks/bidding.py [--repeat 3] [--samples 1000]``.  Each workload is run once to
+compile (or load the cache), then timed ``--repeat`` times; the best time is reported.
+
+* ``simulate`` with ``heuristic`` bidders and ``hard`` players, deals/s [>= 50 k on 2 threads];
+* ``simulate`` with ``mc`` bidders (32 layouts per call, played by ``hard``), deals/s;
+* ``bid_table`` of a 5-card hand, all six bulgarian contracts x ``--samples`` layouts, seconds,
+  with ``hard`` play [<= 1 s] and ``dd`` play [<= 5 s];
+* ``simulate_matches``: 10 000 matches to 151, heuristic bidders, random players, seconds [< 60 s].
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+import numba
+
+import belot_sim as bs
+
+HAND = "JH 9H AH KS 7C"
+
+
+def best_seconds(fn, repeat: int) -> float:
+    fn()  # warm-up: compile / load the cache
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        fn()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="timed runs per workload (best is kept)")
+    parser.add_argument("--samples", type=int, default=1000, help="layouts per bid-table contract (default 1000)")
+    parser.add_argument("--deals", type=int, default=400_000, help="deals for the heuristic auction run")
+    parser.add_argument("--matches", type=int, default=10_000, help="matches for the match run")
+    args = parser.parse_args(argv)
+
+    print(f"{numba.config.NUMBA_NUM_THREADS} threads, best of {args.repeat}")
+    rows = []
+    n = args.deals
+    t = best_seconds(lambda: bs.simulate(n, bidders="heuristic", players="hard", seed=1), args.repeat)
+    rows.append(("simulate, heuristic bidders + hard players", f"{n / t:,.0f} deals/s", ">= 50,000 deals/s"))
+    n_mc = max(1, n // 100)
+    t = best_seconds(lambda: bs.simulate(n_mc, bidders="mc", players="hard", seed=1), args.repeat)
+    rows.append(("simulate, mc bidders (32 layouts, hard) + hard players", f"{n_mc / t:,.0f} deals/s", "-"))
+    for players, target in (("hard", "<= 1 s"), ("dd", "<= 5 s")):
+        t = best_seconds(lambda: bs.bid_table(HAND, samples=args.samples, players=players, seed=1),
+                         args.repeat if players == "hard" else 1)
+        rows.append((f"bid_table {HAND!r}, 6 contracts x {args.samples:,}, {players} play", f"{t:.2f} s", target))
+    m = args.matches
+    t = best_seconds(lambda: bs.simulate_matches(m, bidders="heuristic", players="random", seed=1), args.repeat)
+    rows.append((f"simulate_matches {m:,} matches to 151, heuristic bidders, random play", f"{t:.2f} s", "< 60 s"))
+
+    width = max(len(r[0]) for r in rows)
+    print(f"{'workload':<{width}}  {'measured':>16}  target")
+    for name, value, target in rows:
+        print(f"{name:<{width}}  {value:>16}  {target}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
