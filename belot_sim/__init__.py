@@ -15,6 +15,7 @@ from .errors import IllegalActionError
 from .rules import BULGARIAN, CLASSIC, Contract, Rules
 from .scoring import DealScore, MatchProgress, score_deal
 from .sim import simulate
+from .matches import simulate_matches
 from .solve import solve, solve_moves, solve_position, solve_state
 from .io import simulate_to_parquet
 from .tournament import format_tournament, tournament
@@ -24,7 +25,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "format_card", "format_cards", "parse_card", "parse_cards", "IllegalActionError", "BULGARIAN", "CLASSIC",
-    "Contract", "Rules", "DealScore", "MatchProgress", "score_deal", "simulate", "simulate_to_parquet", "tournament",
-    "format_tournament", "solve", "solve_moves", "solve_position", "solve_state", "BidEstimate", "bid_table", "estimate_bid", "format_bid_table",
+    "Contract", "Rules", "DealScore", "MatchProgress", "score_deal", "simulate", "simulate_matches",
+    "simulate_to_parquet", "tournament", "format_tournament", "solve", "solve_moves", "solve_position", "solve_state", "BidEstimate", "bid_table", "estimate_bid", "format_bid_table",
     "wilson_interval", "__version__",
 ]

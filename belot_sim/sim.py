@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Iterable
+from contextlib import contextmanager
 
 import numba
 import numpy as np
@@ -11,7 +12,7 @@ import pandas as pd
 
 from .kernels.auction import CALL_NAMES, MAX_CALLS
 from .kernels.rollout import rollout
-from .kernels.scoring import OUTCOME_NAMES
+from .kernels.scoring import OUTCOME_NAMES, VOID
 from .players import SEARCH_PLAYERS, POLICY_CODES, policy_codes
 from .players.bidders import bidder_codes, make_params
 from .rules import CONTRACT_CODES, Contract, Rules
@@ -43,6 +44,18 @@ def _check_int(value, name: str, low: int, high: int) -> int:
     if not low <= value <= high:
         raise ValueError(f"{name} must be in {low}..{high}, got {value}")
     return int(value)
+
+
+@contextmanager
+def _numba_threads(threads: int | None):
+    """Run the block with ``threads`` Numba threads (None: as set), then restore the setting."""
+    previous = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(previous)
 
 
 def _contract_plan(contract, rules: Rules) -> tuple[np.ndarray, bool]:
@@ -88,7 +101,7 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     seed, start : deal ``d`` depends only on ``(seed, d)``, so any ``start``/``n`` split and
         any ``threads`` give identical rows, and different players meet the same cards.
     threads : Numba threads (default: all).
-    plays : also return the per-card frame ``(deal_id, trick, pos, seat, card)``.
+    plays : also return the per-card frame ``(deal_id, trick, pos, seat, card)`` (void deals have none).
     multiplier : 1, 2 (doubled) or 4 (redoubled); classic only 1.
     progress : print progress to stderr (useful for runs of many millions, or with pimc).
     worlds : layouts of the unseen cards a ``pimc`` player solves per decision (default 20).
@@ -129,10 +142,7 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     params = (random_contract, len(rules.contracts), fixed_declarer, multiplier, int(rules.is_classic),
               rules.undertrump == "required", rules.at_overtake_partner, rules.declarations,
               auction, bidder_array, bid_params, rules.all_no_trumps)
-    previous_threads = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(threads)
-    try:
+    with _numba_threads(threads):
         blocks = []
         for offset in range(0, max(n, 1), block):
             size = min(block, n - offset)
@@ -141,14 +151,11 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
                 print(f"\rsimulate: {offset + size:,}/{n:,} deals", end="", file=sys.stderr, flush=True)
         if progress:
             print(file=sys.stderr)
-    finally:
-        numba.set_num_threads(previous_threads)
     wanted = [k for k, asked in enumerate((True, plays, calls)) if asked]
     frames = [pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
               for parts in ([b[k] for b in blocks] for k in wanted)]
     deals = frames[0]
-    deals["contract"] = pd.Categorical.from_codes(deals["contract"].to_numpy(), dtype=CONTRACT_DTYPE)
-    deals["outcome"] = pd.Categorical.from_codes(deals["outcome"].to_numpy(), dtype=OUTCOME_DTYPE)
+    _categorize(deals)
     return tuple(frames) if len(frames) > 1 else deals
 
 
@@ -168,6 +175,19 @@ def _run_block(seed, start, n, contracts, params, policies, worlds, record, reco
             auction, bidders, bid_params, all_no_trumps,
             small, hands, points, play_seat, play_card, call_codes)
     deal_id = np.arange(start, start + n, dtype=np.int64)
+    # copy=False: the columns are fresh arrays owned by this frame; copying them would cost
+    # more than the whole simulation at these sizes.
+    deals = pd.DataFrame(_deal_columns(deal_id, small, hands, points, call_codes if auction else None), copy=False)
+    # A void deal has no play: its rows of the play arrays were never written.
+    play_frame = _play_frame(deal_id, play_seat, play_card, small[4] != VOID if auction else None) if record else None
+    call_frame = _call_frame(deal_id, call_codes, small[6], small[0]) if record_calls else None
+    return deals, play_frame, call_frame
+
+
+def _deal_columns(deal_id, small, hands, points, call_codes=None) -> dict:
+    """The ``simulate`` deal columns, in order, from the kernel outputs (layout of
+    :func:`belot_sim.kernels.rollout.rollout`); with ``call_codes`` also ``auction``.
+    ``contract`` and ``outcome`` stay codes (see :func:`_categorize`)."""
     columns = {"deal_id": deal_id, "dealer": small[0], "contract": small[1], "declarer": small[2],
                "multiplier": small[5]}
     for s in range(4):
@@ -176,16 +196,16 @@ def _run_block(seed, start, n, contracts, params, policies, worlds, record, reco
         columns[name] = points[k]
     columns["valat"] = small[3]
     columns["outcome"] = small[4]
-    names = DEAL_COLUMNS
-    if auction:
+    names = DEAL_COLUMNS if call_codes is None else (*DEAL_COLUMNS, "auction")
+    if call_codes is not None:
         columns["auction"] = _auction_text(call_codes, small[6])
-        names = (*DEAL_COLUMNS, "auction")
-    # copy=False: the columns are fresh arrays owned by this frame; copying them would cost
-    # more than the whole simulation at these sizes.
-    deals = pd.DataFrame({name: columns[name] for name in names}, copy=False)
-    play_frame = _play_frame(deal_id, play_seat, play_card) if record else None
-    call_frame = _call_frame(deal_id, call_codes, small[6], small[0]) if record_calls else None
-    return deals, play_frame, call_frame
+    return {name: columns[name] for name in names}
+
+
+def _categorize(deals: pd.DataFrame) -> None:
+    """Turn the ``contract`` and ``outcome`` codes of a deal frame into categoricals, in place."""
+    deals["contract"] = pd.Categorical.from_codes(deals["contract"].to_numpy(), dtype=CONTRACT_DTYPE)
+    deals["outcome"] = pd.Categorical.from_codes(deals["outcome"].to_numpy(), dtype=OUTCOME_DTYPE)
 
 
 def _auction_text(codes: np.ndarray, n_calls: np.ndarray) -> np.ndarray:
@@ -196,7 +216,10 @@ def _auction_text(codes: np.ndarray, n_calls: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(letters).view(f"S{width}").ravel().astype(str)
 
 
-def _play_frame(deal_id, play_seat, play_card) -> pd.DataFrame:
+def _play_frame(deal_id, play_seat, play_card, played=None) -> pd.DataFrame:
+    """32 rows per deal; only the deals where ``played`` (a boolean mask) is true when given."""
+    if played is not None:
+        deal_id, play_seat, play_card = deal_id[played], play_seat[played], play_card[played]
     n = len(deal_id)
     index = np.arange(32)
     return pd.DataFrame({

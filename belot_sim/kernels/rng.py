@@ -18,6 +18,8 @@ S30, S27, S31, S32 = np.uint64(30), np.uint64(27), np.uint64(31), np.uint64(32)
 LOW32 = np.uint64(0xFFFFFFFF)
 
 DEAL_STREAM, CONTRACT_STREAM, PLAY_STREAM, AUCTION_STREAM, WORLD_STREAM = 1, 2, 3, 4, 5
+#: A match's own draws (its first dealer), keyed by the match id rather than a deal id.
+MATCH_STREAM = 6
 
 
 @njit(cache=True, inline="always")

@@ -1,0 +1,199 @@
+"""``simulate_matches``: whole matches (RULES.md §9) through the compiled kernels, as DataFrames.
+
+Every match is a pure function of ``(seed, match id)`` (see :mod:`belot_sim.kernels.match`):
+its first dealer comes from the match's own random stream, the dealer then rotates, and deal
+``k`` of match ``m`` has the deal id ``m * DEAL_ID_STRIDE + k`` (``DEAL_ID_STRIDE`` = 2**20),
+which fixes its cards (:func:`belot_sim.kernels.deal.deal_pack`), auction and play.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numba
+import numpy as np
+import pandas as pd
+
+from .kernels.auction import MAX_CALLS
+from .kernels.scoring import VOID
+from .kernels.match import (DEAL_ID_STRIDE, M_DEALER, M_DEALS, M_SCORE0, M_SCORE1, M_TARGET, M_WINNER, MATCH_ROWS,
+                            MATCH_CHUNK, MAX_MATCH_ID, play_matches)
+from .players import POLICY_CODES, SEARCH_PLAYERS, policy_codes
+from .players.bidders import BIDDER_CODES, bidder_codes, make_params
+from .rules import Rules
+from .sim import DEFAULT_WORLDS, _call_frame, _categorize, _check_int, _deal_columns, _numba_threads, _play_frame
+
+MATCH_COLUMNS = ("match_id", "first_dealer", "winner", "score0", "score1", "deals", "target")
+#: Columns of the ``deals`` frame besides ``match_id, deal`` and the ``simulate`` deal columns.
+TOTAL_COLUMNS = ("total0", "total1", "carried")
+#: Deal slots per kernel call (bounds the temporary arrays, paces the progress display).
+BLOCK_SLOTS = 1 << 18
+#: Matches per kernel call with a searching player or mc bidders (deals take milliseconds or more).
+SLOW_BLOCK = 8
+#: Deal slots a match gets at first; an undecided match is played again with 4x the room.
+FIRST_CAP = 64
+DEFAULT_MAX_DEALS = 10_000
+
+
+def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="random", bidders="heuristic",
+                     seed: int = 0, start: int = 0, threads: int | None = None, worlds: int = DEFAULT_WORLDS,
+                     bidder_options: dict | None = None, progress: bool = False,
+                     max_deals: int = DEFAULT_MAX_DEALS, plays: bool = False, calls: bool = False):
+    """Play ``n`` whole matches (ids ``start .. start+n-1``) to the rules' ``match_target``.
+
+    Each deal starts with an auction between ``bidders`` on the 5-card hands, as in
+    :func:`belot_sim.simulate` with ``bidders=``; a deal where everybody passes is void and
+    only counts.  The match follows RULES.md §9 like :class:`belot_sim.MatchProgress`: hanging
+    points wait for the next deal that has a winner; a team at or over the target after a
+    deal, ahead of the other, wins; bulgarian: no match ends on a valat deal, whose target
+    becomes ``max(target, leader + 1)``.
+
+    Parameters
+    ----------
+    rules : a :class:`Rules` or preset name; the target is ``rules.match_target``
+        (``bs.CLASSIC.replace(match_target=501)`` for a 501 classic match).
+    players, bidders, bidder_options, worlds, threads : as in :func:`belot_sim.simulate`
+        (``bidders`` is required: one name or a 4-tuple, default ``"heuristic"``).
+    seed, start : match ``m`` depends only on ``(seed, m)``: any ``start``/``n`` split and any
+        ``threads`` give identical rows.  Match ids go up to ``2**42 - 1``.
+    max_deals : a match not decided after this many deals (e.g. bidders that always pass)
+        raises ``RuntimeError``; at most ``2**20``.
+    plays, calls : also return the per-card frame ``(deal_id, trick, pos, seat, card)`` of every
+        played deal (32 rows each; void deals have none) and the per-call frame
+        ``(deal_id, index, seat, call)`` of every deal, as ``simulate`` does.
+    progress : print progress to stderr.
+
+    Returns ``(matches, deals)``, then ``plays`` and ``calls`` if asked, in that order.
+
+    * ``matches``: one row per match: ``match_id, first_dealer, winner, score0, score1,
+      deals`` (played, void ones included), ``target`` (final: valat deals may raise it).
+    * ``deals``: one row per deal: ``match_id, deal`` (0.. within the match), the ``simulate``
+      columns ``deal_id, dealer, contract, ..., hanging, auction`` and the match after the
+      deal: ``total0, total1`` (running scores), ``carried`` (hanging points waiting).
+    """
+    rules = Rules.coerce(rules)
+    n = _check_int(n, "n", 0, MAX_MATCH_ID + 1)
+    seed = _check_int(seed, "seed", 0, 2**64 - 1)
+    start = _check_int(start, "start", 0, MAX_MATCH_ID + 1 - n)
+    if bidders is None:
+        raise ValueError("simulate_matches needs bidders= (every deal of a match starts with an auction)")
+    bidder_array = np.array(bidder_codes(bidders), dtype=np.int64)
+    if bidder_options is not None and not isinstance(bidder_options, dict):
+        raise TypeError(f"bidder_options must be a dict, got {type(bidder_options).__name__}")
+    bid_params = make_params(rules, **(bidder_options or {}))
+    policies = np.array(policy_codes(players), dtype=np.int64)
+    worlds = _check_int(worlds, "worlds", 1, 100_000)
+    max_deals = _check_int(max_deals, "max_deals", 1, DEAL_ID_STRIDE)
+    if threads is not None:
+        threads = _check_int(threads, "threads", 1, numba.config.NUMBA_NUM_THREADS)
+    for name, value in (("plays", plays), ("calls", calls), ("progress", progress)):
+        if not isinstance(value, bool):
+            raise TypeError(f"{name} must be True or False, got {value!r}")
+    search_codes = {POLICY_CODES[name] for name in SEARCH_PLAYERS}
+    # Searching players and mc bidders take milliseconds a deal: small blocks, one match a work item.
+    slow = any(int(code) in search_codes for code in policies) or BIDDER_CODES["mc"] in bidder_array
+
+    args = (rules.match_target, int(rules.is_classic), rules.all_no_trumps, rules.undertrump == "required",
+            rules.at_overtake_partner, rules.declarations, bidder_array, bid_params, policies, worlds,
+            1 if slow else MATCH_CHUNK)
+    cap = min(FIRST_CAP, max_deals)
+    with _numba_threads(threads):
+        blocks = []
+        offset = 0
+        while offset < n or not blocks:
+            size = min(SLOW_BLOCK if slow else max(1, BLOCK_SLOTS // cap), n - offset)
+            ids = np.arange(start + offset, start + offset + size, dtype=np.int64)
+            frames, cap = _play_block(seed, ids, cap, max_deals, args, plays, calls)
+            blocks.append(frames)
+            offset += size
+            if progress:
+                print(f"\rsimulate_matches: {offset:,}/{n:,} matches", end="", file=sys.stderr, flush=True)
+        if progress:
+            print(file=sys.stderr)
+    frames = [pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+              for parts in ([b[k] for b in blocks] for k in range(len(blocks[0])))]
+    _categorize(frames[1])
+    return tuple(frames)
+
+
+def _play_block(seed, ids, cap, max_deals, args, plays, calls):
+    """The frames of matches ``ids``, and the deal room that sufficed (the next block starts there).
+
+    Matches undecided within ``cap`` deals are played again, alone, with 4x the room (a match
+    depends only on its id, so this changes nothing but the work done)."""
+    match_out, parts = _run_kernel(seed, ids, np.arange(len(ids)), cap, args, plays)
+    pending = np.flatnonzero(match_out[M_WINNER] < 0)
+    while len(pending):
+        if cap >= max_deals:
+            raise RuntimeError(f"match {ids[pending[0]]} (seed {seed}) not decided after {max_deals} deals: "
+                               f"raise max_deals= if the match is expected to be that long")
+        cap = min(max_deals, 4 * cap)
+        again, part = _run_kernel(seed, ids[pending], pending, cap, args, plays)
+        match_out[:, pending] = again
+        parts.extend(part)
+        pending = pending[again[M_WINNER] < 0]
+    rows = {name: np.concatenate([p[name] for p in parts], axis=-1 if name in _COLUMN_MAJOR else 0)
+            for name in parts[0]}
+    if len(parts) > 1:  # replayed matches were appended: back to match order (deals stay in order)
+        order = np.argsort(rows["pos"], kind="stable")
+        rows = {name: a[..., order] if name in _COLUMN_MAJOR else a[order] for name, a in rows.items()}
+    return _frames(ids, match_out, rows, plays, calls), cap
+
+
+_COLUMN_MAJOR = ("small", "hands", "points", "totals")
+
+
+def _run_kernel(seed, ids, positions, cap, args, record):
+    """One kernel call: ``(match_out, [rows])`` where ``rows`` holds the deals of the decided
+    matches only (``pos``: their ``positions`` in the block, ``deal``: number in the match)."""
+    (target, family, all_no_trumps, undertrump_required, at_overtake_partner, declarations_on, bidders,
+     bid_params, policies, worlds, chunk_size) = args
+    n = len(ids)
+    slots = n * cap
+    match_out = np.empty((MATCH_ROWS, n), dtype=np.int64)
+    small = np.empty((7, slots), dtype=np.int8)
+    hands = np.empty((4, slots), dtype=np.uint32)
+    points = np.empty((11, slots), dtype=np.int16)
+    totals = np.empty((3, slots), dtype=np.int32)
+    codes = np.zeros((slots, MAX_CALLS), dtype=np.int8)
+    shape = (slots, 32) if record else (0, 32)
+    seats = np.empty(shape, dtype=np.int8)
+    cards = np.empty(shape, dtype=np.int8)
+    play_matches(np.uint64(seed), ids, cap, chunk_size, target, family, all_no_trumps, undertrump_required,
+                 at_overtake_partner, declarations_on, bidders, bid_params, policies, worlds, record,
+                 match_out, small, hands, points, totals, codes, seats, cards)
+    count = np.where(match_out[M_WINNER] >= 0, match_out[M_DEALS], 0)
+    keep = (np.arange(cap)[None, :] < count[:, None]).ravel()
+    rows = {"small": small[:, keep], "hands": hands[:, keep], "points": points[:, keep], "totals": totals[:, keep],
+            "codes": codes[keep], "pos": np.repeat(positions, cap)[keep],
+            "deal": np.tile(np.arange(cap, dtype=np.int32), n)[keep]}
+    if record:
+        rows["seats"] = seats[keep]
+        rows["cards"] = cards[keep]
+    return match_out, [rows]
+
+
+def _frames(ids, match_out, rows, plays, calls) -> list[pd.DataFrame]:
+    """``[matches, deals]`` (+ plays, calls as asked) of one block; ``contract``/``outcome`` still codes."""
+    matches = pd.DataFrame({
+        "match_id": ids,
+        "first_dealer": match_out[M_DEALER].astype(np.int8),
+        "winner": match_out[M_WINNER].astype(np.int8),
+        "score0": match_out[M_SCORE0].astype(np.int32),
+        "score1": match_out[M_SCORE1].astype(np.int32),
+        "deals": match_out[M_DEALS].astype(np.int32),
+        "target": match_out[M_TARGET].astype(np.int32),
+    })
+    match_id = ids[rows["pos"]]
+    deal_id = match_id * DEAL_ID_STRIDE + rows["deal"]
+    small = rows["small"]
+    columns = {"match_id": match_id, "deal": rows["deal"]}
+    columns.update(_deal_columns(deal_id, small, rows["hands"], rows["points"], rows["codes"]))
+    for k, name in enumerate(TOTAL_COLUMNS):
+        columns[name] = rows["totals"][k]
+    frames = [matches, pd.DataFrame(columns, copy=False)]
+    if plays:
+        frames.append(_play_frame(deal_id, rows["seats"], rows["cards"], small[4] != VOID))  # void: no plays
+    if calls:
+        frames.append(_call_frame(deal_id, rows["codes"], small[6], small[0]))
+    return frames
