@@ -30,12 +30,9 @@ from .kernels.scoring import HANGING, INSIDE, MADE
 from .players import policy_codes
 from .rules import Contract, Rules
 from .scoring import check_multiplier
-from .sim import CONTRACT_DTYPE, OUTCOME_DTYPE, POINT_COLUMNS, DEFAULT_WORLDS, _check_int
+from .sim import DEFAULT_WORLDS, _categorize, _check_int, _deal_columns, _numba_threads
 
 Z95 = 1.959963984540054
-SAMPLE_COLUMNS = ("sample", "dealer", "contract", "declarer", "multiplier", "hand0", "hand1", "hand2", "hand3",
-                  "trick_points0", "trick_points1", "declared0", "declared1", "belot0", "belot1", "valat",
-                  "raw0", "raw1", "outcome", "score0", "score1", "hanging")
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -57,7 +54,8 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
 class BidEstimate:
     """The estimate for one contract.  Probabilities come with Wilson 95% intervals; scores are
     match points of one deal (``mean_score_*``) and raw points (``mean_raw_*``), bidding team
-    (the team of ``seat``) and defenders.  ``frame``: one row per sampled layout."""
+    (the team of ``seat``) and defenders.  ``frame``: one row per sampled layout, with the
+    columns of a :func:`belot_sim.simulate` row (``sample`` in place of ``deal_id``)."""
 
     contract: Contract
     seat: int
@@ -144,26 +142,13 @@ def _play(hand, contracts, *, seat, dealer, known, multiplier, samples, players,
     hands = np.empty((4, rows), dtype=np.uint32)
     points = np.empty((11, rows), dtype=np.int16)
     codes = np.array([int(c) for c in contracts], dtype=np.int64)
-    previous = numba.get_num_threads()
-    if threads is not None:
-        numba.set_num_threads(threads)
-    try:
+    with _numba_threads(threads):
         estimate_rollout(np.uint64(seed), samples, fixed, codes, seat, fixed_dealer, multiplier,
                          int(rules.is_classic), rules.undertrump == "required", rules.at_overtake_partner,
                          rules.declarations, policies, worlds, small, hands, points)
-    finally:
-        numba.set_num_threads(previous)
-    columns = {"sample": np.repeat(np.arange(samples, dtype=np.int64), len(contracts)),
-               "dealer": small[0], "contract": pd.Categorical.from_codes(small[1].astype(np.int64),
-                                                                        dtype=CONTRACT_DTYPE),
-               "declarer": small[2], "multiplier": small[5]}
-    for s in range(4):
-        columns[f"hand{s}"] = hands[s]
-    for k, name in enumerate(POINT_COLUMNS):
-        columns[name] = points[k]
-    columns["valat"] = small[3]
-    columns["outcome"] = pd.Categorical.from_codes(small[4].astype(np.int64), dtype=OUTCOME_DTYPE)
-    frame = pd.DataFrame({name: columns[name] for name in SAMPLE_COLUMNS})
+    sample = np.repeat(np.arange(samples, dtype=np.int64), len(contracts))
+    frame = pd.DataFrame(_deal_columns(sample, small, hands, points)).rename(columns={"deal_id": "sample"})
+    _categorize(frame)
     return rules, contracts, frame
 
 
