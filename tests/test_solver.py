@@ -287,6 +287,36 @@ def test_kernel_is_callable_from_numba():
     assert from_a_kernel(hands, np.zeros(4, dtype=np.int64), ctx, tt) == 11 + 10 + 10 + 10  # all points, once
 
 
+def test_one_table_and_stamp_across_the_decisions_of_a_deal():
+    """A double-dummy player reuses one table and one generation stamp for every decision of a deal
+    (the hands shrink from one call to the next): the stored bounds, keyed on canonical positions
+    (interchangeable zero-point cards), must stay valid.  Each decision against a fresh stamp."""
+    rng = random.Random(21)
+    ctx = np.zeros(ksolver.CTX_SIZE, dtype=np.int64)
+    tt = np.zeros(2 << 14, dtype=np.int64)
+    trick = np.zeros(4, dtype=np.int64)
+    shared, fresh = np.zeros(32, dtype=np.int64), np.zeros(32, dtype=np.int64)
+    gen = 1
+    for i in range(12):
+        rules = list(RULE_SETS.values())[i % len(RULE_SETS)]
+        state = endgame(rng, rules, CONTRACTS[i % 6], 5)
+        team, deal_gen = i % 2, gen
+        gen += 1
+        args = (int(state.contract), team, 1 if rules.is_classic else 0, rules.undertrump == "required",
+                rules.at_overtake_partner, False, ctx, tt)
+        while any(state.hands):
+            hands = np.array(state.hands, dtype=np.int64)
+            for j, (_, card) in enumerate(state.trick):
+                trick[j] = card
+            n = len(state.trick)
+            legal = ksolver.dd_moves(hands, state.leader, trick, n, *args, deal_gen, shared)
+            ksolver.dd_moves(hands, state.leader, trick, n, *args, gen, fresh)
+            gen += 1
+            assert legal == sum(1 << c for c in state.legal_actions())
+            assert list(shared) == list(fresh), (i, state.hands, state.leader, state.trick)
+            state.play(rng.choice(state.legal_actions()))
+
+
 # --- bad input ------------------------------------------------------------------------------------------
 
 def test_bad_input():

@@ -24,31 +24,45 @@ the other team minimising:
 The search
 ----------
 A fail-soft alpha-beta over single cards (recursive; the signature is explicit so Numba can cache
-it) driven by a bisection of null-window searches (:func:`_exact`; measured: fewer nodes than a
-full-window search, an aspiration window or MTD(f), whose fail-soft steps are too small with point
-values).  What keeps it small:
+it) driven by null-window searches (:func:`_exact`), each narrowing the value's interval by its
+fail-soft bound (measured: fewer nodes than a full-window search, an aspiration window or MTD(f),
+whose fail-soft steps are too small with point values).  :func:`dd_value` puts its first probe at
+the value of a greedy playout (:func:`_playout`) and bisects after it; :func:`dd_moves` puts the
+first probe of each card at the value of the card before it and steps away from it by 2, 4, 8,
+... (the probes near the value are the expensive ones).  What keeps it small:
 
 * **transposition table** at trick boundaries, keyed on (remaining cards, leader, valat flag); the
   hands are fixed for a whole solve, so the remaining-cards mask identifies the position and the
-  stored value (future points only) is independent of the path.  Entries keep a lower and an upper
-  bound and the best card, two entries per bucket (the bigger position is kept); a generation
-  stamp lets one table serve many solves without clearing.  With ``MIDTT_MIN`` cards or more left,
-  positions inside a trick are stored too (their key adds the cards on the table);
+  stored value (future points only) is independent of the path.  The zero-point cards of a suit
+  (the weakest ranks) are interchangeable: only which seats hold the live ones, in order, matters,
+  so the key replaces them by a canonical subset (:func:`_canon`) and transposed positions share
+  an entry.  Entries keep a lower and an upper bound and the best card, two entries per bucket
+  (the bigger position is kept); a generation stamp lets one table serve many solves without
+  clearing.  With ``MIDTT_MIN`` cards or more left, positions inside a trick are stored too (their
+  key adds the cards on the table);
 * **two tricks left** (two cards in every hand): the exact value by a plain loop over the at most
-  16 ways to play the first of them (:func:`_two_tricks`), stored as exact;
+  16 ways to play the first of them (:func:`_two_tricks`), stored as exact; the last card before
+  that takes its children's exact values in a plain loop instead of a search;
 * **bounds from the points still available**: a node whose window lies above every point still in
-  play (remaining cards + table + last trick + open belots + valat), or below the points the team
-  surely takes, is cut at once.  Sure points: in a suit contract the run of top trumps held by one
-  team (each wins its trick whenever it is played); the masters the leader can cash one after the
-  other (in NT and AT always, in a suit contract once the other side holds no trump) - all of
-  the remaining tricks when every card of the leader is such a master;
+  play (remaining cards + table + last trick + open belots + valat), minus what the opponents
+  surely take, or below the points the team surely takes, is cut at once.  Sure points:
+
+  - in a suit contract the run of top trumps held by one team (each wins its trick whenever it is
+    played); its holder with most of them wins that many separate tricks, to which every other
+    seat gives at least its cheapest cards;
+  - the masters the leader can cash one after the other (in NT and AT always, in a suit contract
+    once the other side holds no trump; otherwise in each plain suit as many rounds as each
+    opponent holding trumps can follow), with the cards the others must give to those rounds (their
+    cheapest of the suit, and when void their cheapest other cards) - all of the remaining tricks
+    when every card of the leader is such a master; or, if larger, the same for the partner's
+    masters when the leader can lead a suit whose top card the partner holds;
 * **merging of equivalent cards**: two cards of one hand, adjacent in the suit's contract order
   among the live cards (hands + table), with equal points, lead to identical futures; only one is
   searched.  K/Q of an open AT belot are never merged;
 * **quasi-equivalent cards**: two cards of one hand and suit with no card of *another* hand (or the
   table) between them lead to isomorphic games whose values differ by at most the difference of
   their points; once one is searched, the other is skipped when that bound cannot reach the
-  window (and :func:`dd_moves` narrows each card's bisection interval with it);
+  window (and :func:`dd_moves` narrows each card's interval with it);
 * **move ordering**: the stored best card first; then, with more than ``GREEDY_MIN`` cards left, each
   candidate is scored by finishing the current trick greedily (partner winning: give the most
   points; else win as cheaply as possible; else throw the cheapest card) and taking the trick's
@@ -85,8 +99,10 @@ C_POINTS = 16      # 32 card points, NT doubling applied
 C_MOVES = 48       # ordered move lists, 8 per depth (33 depths)
 C_SCORES = C_MOVES + 33 * 8
 C_HIST = C_SCORES + 33 * 8  # history bonus [team of the mover][card]
-C_VALS = C_HIST + 64  # values of the searched moves, 8 per depth
-CTX_SIZE = C_VALS + 33 * 8
+C_VALS = C_HIST + 64  # values of the searched moves, by card, 32 per depth
+C_ZMASK = C_VALS + 33 * 32  # per suit: the 8-bit mask of its zero-point ranks (the weakest ones)
+C_CANON = C_ZMASK + 4      # [suit * 8 + live zero ranks]: canonical stand-in (see _canon)
+CTX_SIZE = C_CANON + 32
 
 INF = 1 << 20
 QUEENS = 0x20202020
@@ -159,11 +175,24 @@ def _top_run_table():
 
 
 TOP_RUN = _top_run_table()
+
+
+def _extreme_rank_tables():
+    """``WEAKEST_RANK[order, pattern]`` / ``STRONGEST_RANK[order, pattern]``: rank of the weakest /
+    strongest card of an 8-bit suit pattern (order 0 plain, 1 trump; 0 for the empty pattern)."""
+    weak = np.zeros((2, 256), dtype=np.int64)
+    strong = np.zeros((2, 256), dtype=np.int64)
+    for t, strength in enumerate((PLAIN_STRENGTH_BY_RANK, TRUMP_STRENGTH_BY_RANK)):
+        for p in range(1, 256):
+            ranks = [r for r in range(8) if p >> r & 1]
+            weak[t, p] = min(ranks, key=lambda r: strength[r])
+            strong[t, p] = max(ranks, key=lambda r: strength[r])
+    return weak, strong
+
+
+WEAKEST_RANK, STRONGEST_RANK = _extreme_rank_tables()
 STRENGTH64 = _STRENGTH.astype(np.int64)
-#: ``TRUMP_DESC[contract, i]``: the i-th strongest trump of a suit contract.
-TRUMP_DESC = np.array([sorted(range(8 * k, 8 * k + 8), key=lambda c, k=k: -int(_STRENGTH[k, c])) for k in range(4)],
-                      dtype=np.int64)
-for _table in (NEXT_STRONGER, TOP_RUN, STRENGTH64, TRUMP_DESC):
+for _table in (NEXT_STRONGER, TOP_RUN, STRENGTH64, WEAKEST_RANK, STRONGEST_RANK):
     _table.flags.writeable = False
 
 
@@ -197,6 +226,111 @@ def make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtak
         ctx[C_POINTS + c] = POINTS[family, contract, c] * mult
     for i in range(64):
         ctx[C_HIST + i] = 0
+    # Zero-point cards of a suit are the weakest ranks (0..g-1 in every table): which of them are
+    # still live does not matter, only the seats holding them in order.  _canon replaces the live
+    # subset by the smallest subset with the same owner sequence, so transposed positions share
+    # one table entry (not worth its ~0.2 us below three tricks).
+    big = popcount(hands[0] | hands[1] | hands[2] | hands[3]) >= 12
+    for suit in range(4):
+        zm = 0
+        for r in range(8):
+            if POINTS[family, contract, 8 * suit + r] == 0:
+                zm |= 1 << r
+        if not big or zm & (zm + 1) != 0 or zm > 7:  # not ranks 0..g-1: no merging (never so)
+            zm = 0
+        for r in range(8):
+            if (zm >> r) & 1 and STRENGTH64[contract, 8 * suit + r] != r:
+                zm = 0
+        ctx[C_ZMASK + suit] = zm
+        base = C_CANON + 8 * suit
+        ctx[base] = 0
+        if zm == 0:
+            continue
+        # the owner sequence of each subset (1 + seat per card, weakest first), in the C_VALS
+        # scratch row (free until the search starts)
+        for sub in range(1, zm + 1):
+            code = 0
+            if sub & ~zm == 0:
+                for r in range(8):
+                    if (sub >> r) & 1:
+                        code = code * 5 + _owner(hands, 8 * suit + r) + 1
+            ctx[C_VALS + sub] = code
+        for sub in range(1, zm + 1):
+            ctx[base + sub] = sub
+            if sub & ~zm:
+                continue
+            for t in range(1, sub):
+                if t & ~zm == 0 and ctx[C_VALS + t] == ctx[C_VALS + sub]:
+                    ctx[base + sub] = t
+                    break
+
+
+@njit(cache=True, inline="always")
+def _owner(hands, card):
+    """The seat holding ``card`` (-1: played)."""
+    for s in range(4):
+        if (hands[s] >> card) & 1:
+            return s
+    return -1
+
+
+@njit(cache=True, inline="always")
+def _canon(ctx, rem):
+    """``rem`` with each suit's live zero-point cards replaced by their canonical stand-in
+    (same count, same holders in the same order): an isomorphic position, hence the same value."""
+    out = rem
+    for s in range(4):
+        z = (rem >> (8 * s)) & _ld(ctx, C_ZMASK + s)
+        out ^= (z ^ _ld(ctx, C_CANON + 8 * s + z)) << (8 * s)
+    return out
+
+
+@njit(cache=True, inline="always")
+def _cheapest_points(ctx, mask, m):
+    """Sum of the points of the ``m`` cheapest cards of ``mask`` (all of them when it has fewer)."""
+    total = 0
+    for _ in range(m):
+        if mask == 0:
+            break
+        best = ctz(mask)
+        x = mask & (mask - 1)
+        while x:
+            c = ctz(x)
+            x &= x - 1
+            if _ld(ctx, C_POINTS + c) < _ld(ctx, C_POINTS + best):
+                best = c
+        total += _ld(ctx, C_POINTS + best)
+        mask ^= 1 << best
+    return total
+
+
+@njit(cache=True, inline="always")
+def _suit_extreme(ctx, pattern, sh, m, pick):
+    """Points of the ``m`` weakest (``pick`` = WEAKEST_RANK[order]) or strongest cards of the 8-bit
+    suit ``pattern`` at bit ``sh`` (all of them when it has fewer): card points never decrease
+    with strength within a suit, so these are the cheapest / dearest ones."""
+    total = 0
+    for _ in range(m):
+        if pattern == 0:
+            break
+        r = pick[pattern]
+        total += _ld(ctx, C_POINTS + sh + r)
+        pattern ^= 1 << r
+    return total
+
+
+@njit(cache=True, inline="always")
+def _weakest(pattern, m, pick):
+    """The ``m`` weakest cards of the 8-bit suit ``pattern`` (``pick`` = WEAKEST_RANK[order])."""
+    pattern &= 0xFF
+    out = 0
+    for _ in range(m):
+        if pattern == 0:
+            break
+        r = pick[pattern]
+        out |= 1 << r
+        pattern ^= 1 << r
+    return out
 
 
 @njit(cache=True, inline="always")
@@ -248,42 +382,83 @@ def _last_trick(ctx, rem, leader, valat):
 
 
 @njit(cache=True, inline="always")
-def _greedy_rest(ctx, rem, leader, pos, led, win, winner, tpts, contract, under, atop):
-    """Finish the trick greedily from position ``pos``: returns (winning seat, trick points).
+def _greedy_card(ctx, hand, s, led, win, winner, contract, under, atop):
+    """The greedy card of seat ``s`` following a trick: partner winning, the card with most
+    points; else the cheapest card that beats; else the card with fewest points (weakest first)."""
+    pw = ((winner ^ s) & 1) == 0
+    legal = legal_mask(hand, led, win, pw, contract, under, atop)
+    beat = legal & BEATS[contract, win]
+    best = ctz(legal)
+    bkey = 1 << 40
+    if pw:
+        m = legal
+        sign = -64
+    elif beat:
+        m = beat
+        sign = 0
+    else:
+        m = legal
+        sign = 64
+    while m:
+        c = ctz(m)
+        m &= m - 1
+        k = sign * _ld(ctx, C_POINTS + c) + STRENGTH64[contract, c] + 8 * ((TRUMPS[contract] >> c) & 1)
+        if k < bkey:
+            bkey = k
+            best = c
+    return best
 
-    Partner winning: the card with most points; else the cheapest card that beats; else the card
-    with fewest points (weakest first).  Only used to order moves."""
+
+@njit(cache=True, inline="always")
+def _greedy_rest(ctx, rem, leader, pos, led, win, winner, tpts, contract, under, atop):
+    """Finish the trick greedily (:func:`_greedy_card`) from position ``pos``: returns (winning
+    seat, trick points, cards left).  Only used to order moves and guess values."""
     for q in range(pos, 4):
         s = (leader + q) & 3
-        hand = _ld(ctx, s) & rem
-        pw = ((winner ^ s) & 1) == 0
-        legal = legal_mask(hand, led, win, pw, contract, under, atop)
-        beat = legal & BEATS[contract, win]
-        best = ctz(legal)
-        bkey = 1 << 40
-        if pw:
-            m = legal
-            sign = -64
-        elif beat:
-            m = beat
-            sign = 0
-        else:
-            m = legal
-            sign = 64
-        while m:
-            c = ctz(m)
-            m &= m - 1
-            k = sign * _ld(ctx, C_POINTS + c) + STRENGTH64[contract, c] + 8 * ((TRUMPS[contract] >> c) & 1)
-            if k < bkey:
-                bkey = k
-                best = c
+        best = _greedy_card(ctx, _ld(ctx, s) & rem, s, led, win, winner, contract, under, atop)
         rem ^= 1 << best
         tpts += _ld(ctx, C_POINTS + best)
         if beats(best, win, contract):
             win = best
             winner = s
-    return winner, tpts
+    return winner, tpts, rem
 
+
+@njit(cache=True)
+def _playout(ctx, rem, leader, valat):
+    """A guess of the value from a trick boundary: every trick played greedily, the leader
+    choosing the card whose greedy trick is best for its side (belots left out)."""
+    contract = _ld(ctx, C_CONTRACT)
+    team = _ld(ctx, C_TEAM)
+    under = _ld(ctx, C_UNDER) == 1
+    atop = _ld(ctx, C_ATOP) == 1
+    total = 0
+    while rem:
+        m = _ld(ctx, leader) & rem
+        bsc = -INF
+        bw = leader
+        bp = 0
+        brem = rem
+        while m:
+            c = ctz(m)
+            m &= m - 1
+            gw, gp, grem = _greedy_rest(ctx, rem ^ (1 << c), leader, 1, c >> 3, c, leader, _ld(ctx, C_POINTS + c),
+                                        contract, under, atop)
+            sc = (gp if ((gw ^ leader) & 1) == 0 else -gp) * 16 - STRENGTH64[contract, c]
+            if sc > bsc:
+                bsc = sc
+                bw = gw
+                bp = gp
+                brem = grem
+        rem = brem
+        if (bw & 1) == team:
+            total += bp
+            if rem == 0:
+                total += _ld(ctx, C_LAST) + VALAT * valat
+        else:
+            valat = 0
+        leader = bw
+    return total
 
 
 @njit(cache=True, inline="always")
@@ -390,6 +565,23 @@ def _two_tricks(ctx, rem, leader, valat):
     return best0
 
 
+@njit(cache=True, inline="always")
+def _two_tricks_tt(ctx, tt, rem, leader, valat):
+    """:func:`_two_tricks` through the table (stored exact)."""
+    key = _canon(ctx, rem) | (leader << 32) | (valat << 34)
+    tt_idx = (((key * _HASH_MUL) >> 38) & _ld(ctx, C_TTMASK)) * 2
+    if _ld(tt, tt_idx) != key and _ld(tt, tt_idx ^ 2) == key:
+        tt_idx ^= 2
+    if _ld(tt, tt_idx) == key:
+        e = _ld(tt, tt_idx + 1)
+        if (e >> 40) == _ld(ctx, C_GEN):
+            return e & 0xFFFF
+    v = _two_tricks(ctx, rem, leader, valat)
+    _st(tt, tt_idx, key)
+    _st(tt, tt_idx + 1, v | (v << 16) | (0xFF << 32) | (_ld(ctx, C_GEN) << 40))
+    return v
+
+
 _SIG = "int64(int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64)"
 
 
@@ -420,62 +612,165 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
     if pos == 0:
         if n_rem == 4:
             return _last_trick(ctx, rem, leader, valat)
+        if n_rem == 8:  # two tricks left: exact at once (no need for bounds)
+            return _two_tricks_tt(ctx, tt, rem, leader, valat)
         lo = 0
         valat_dead = valat == 0
+        trun = 0
+        owner = -1
         if contract < NT:
             # The run of top trumps held by one team: each wins its trick whenever it is played.
-            trumps = rem & SUIT[contract]
-            tmask = _ld(ctx, C_TEAMCARDS)
-            owner = -1
-            for i in range(8):
-                c = TRUMP_DESC[contract, i]
-                if (trumps >> c) & 1:
-                    o = (tmask >> c) & 1
-                    if owner < 0:
-                        owner = o
-                    elif o != owner:
-                        break
-                    if o == 1:
-                        lo += _ld(ctx, C_POINTS + c)
-                    else:
-                        hi -= _ld(ctx, C_POINTS + c)
-            if owner == 0 and not valat_dead:
-                hi -= VALAT
-                valat_dead = True
+            sh = 8 * contract
+            live = (rem >> sh) & 0xFF
+            tm = (_ld(ctx, C_TEAMCARDS) >> sh) & 0xFF
+            trun = np.int64(TOP_RUN[1, live, tm]) << sh
+            if trun:
+                owner = 1
+                lo += _points_of(ctx, trun)
+            else:
+                trun = np.int64(TOP_RUN[1, live, live & ~tm]) << sh
+                if trun:
+                    owner = 0
+                    hi -= _points_of(ctx, trun)
+                    if not valat_dead:
+                        hi -= VALAT
+                        valat_dead = True
         # The leader's masters, cashed one after the other: nobody can ruff them in NT and AT, nor
-        # in a suit contract once the other side has no trump left.
+        # in a suit contract once the other side has no trump left; otherwise, in each plain suit,
+        # as many rounds as each opponent holding trumps can still follow.  The followers must give
+        # at least their cheapest cards of the suit (discards only go to the same tricks).
         lhand = _ld(ctx, leader) & rem
+        f1 = _ld(ctx, (leader + 1) & 3) & rem
+        f2 = _ld(ctx, (leader + 2) & 3) & rem
+        f3 = _ld(ctx, (leader + 3) & 3) & rem
+        free = contract >= NT or ((f1 | f3) & SUIT[contract]) == 0
+        order = 1 if contract == AT else 0
         cash = 0
-        if contract >= NT:
-            order = 1 if contract == AT else 0
+        sure = 0
+        rounds = 0
+        u1 = 0  # the followers' cheapest cards of the cashed suits, one per round
+        u2 = 0
+        u3 = 0
+        for s in range(4):
+            if s == contract:
+                continue
+            sh = 8 * s
+            run = np.int64(TOP_RUN[order, (rem >> sh) & 0xFF, (lhand >> sh) & 0xFF]) << sh
+            if run == 0:
+                continue
+            if free:
+                m = popcount(run)
+                cash |= run
+                sure += _points_of(ctx, run)
+            else:
+                m = popcount(run)
+                if f1 & SUIT[contract]:  # an opponent without trumps cannot ruff
+                    m = min(m, popcount(f1 & SUIT[s]))
+                if f3 & SUIT[contract]:
+                    m = min(m, popcount(f3 & SUIT[s]))
+                if m == 0:
+                    continue
+                sure += _suit_extreme(ctx, (run >> sh) & 0xFF, sh, m, STRONGEST_RANK[order])
+            rounds += m
+            u1 |= _weakest(f1 >> sh, m, WEAKEST_RANK[order]) << sh
+            u2 |= _weakest(f2 >> sh, m, WEAKEST_RANK[order]) << sh
+            u3 |= _weakest(f3 >> sh, m, WEAKEST_RANK[order]) << sh
+        if rounds:
+            # A follower void in a cashed suit still gives a card to each round: at least its
+            # cheapest cards beyond those counted (the top trumps counted above left out: they
+            # may be the ones discarded).
+            sure += _points_of(ctx, u1 | u2 | u3)
+            r = rounds - popcount(u1)
+            if r > 0:
+                sure += _cheapest_points(ctx, f1 & ~u1 & ~trun, r)
+            r = rounds - popcount(u2)
+            if r > 0:
+                sure += _cheapest_points(ctx, f2 & ~u2 & ~trun, r)
+            r = rounds - popcount(u3)
+            if r > 0:
+                sure += _cheapest_points(ctx, f3 & ~u3 & ~trun, r)
+        if cash != lhand:
+            # Or the leader leads a suit whose top card its partner holds: the partner wins that
+            # trick and then cashes its masters (as many rounds as above, the others giving cards
+            # as above).  The larger of the two lines counts.
+            psure = 0
+            entry = False
+            prounds = 0
+            v0 = 0
+            v1 = 0
+            v3 = 0
             for s in range(4):
+                if s == contract:
+                    continue
                 sh = 8 * s
-                cash |= np.int64(TOP_RUN[order, (rem >> sh) & 0xFF, (lhand >> sh) & 0xFF]) << sh
-        elif ((_ld(ctx, (leader + 1) & 3) | _ld(ctx, (leader + 3) & 3)) & rem & SUIT[contract]) == 0:
-            for s in range(4):
-                if s != contract:
-                    sh = 8 * s
-                    cash |= np.int64(TOP_RUN[0, (rem >> sh) & 0xFF, (lhand >> sh) & 0xFF]) << sh
-        if cash:
+                prun = np.int64(TOP_RUN[order, (rem >> sh) & 0xFF, (f2 >> sh) & 0xFF]) << sh
+                if prun == 0:
+                    continue
+                m = popcount(prun)
+                if not free:
+                    if f1 & SUIT[contract]:
+                        m = min(m, popcount(f1 & SUIT[s]))
+                    if f3 & SUIT[contract]:
+                        m = min(m, popcount(f3 & SUIT[s]))
+                if m:
+                    psure += _suit_extreme(ctx, (prun >> sh) & 0xFF, sh, m, STRONGEST_RANK[order])
+                    prounds += m
+                    v1 |= _weakest(f1 >> sh, m, WEAKEST_RANK[order]) << sh
+                    v0 |= _weakest(lhand >> sh, m, WEAKEST_RANK[order]) << sh
+                    v3 |= _weakest(f3 >> sh, m, WEAKEST_RANK[order]) << sh
+                    entry = entry or (lhand & SUIT[s]) != 0
+            if entry:
+                psure += _points_of(ctx, v0 | v1 | v3)
+                r = prounds - popcount(v1)
+                if r > 0:
+                    psure += _cheapest_points(ctx, f1 & ~v1 & ~trun, r)
+                r = prounds - popcount(v0)
+                if r > 0:
+                    psure += _cheapest_points(ctx, lhand & ~v0 & ~trun, r)
+                r = prounds - popcount(v3)
+                if r > 0:
+                    psure += _cheapest_points(ctx, f3 & ~v3 & ~trun, r)
+                if psure > sure:
+                    sure = psure
+        if sure or cash:
             if (leader & 1) == team:
                 if cash == lhand:  # the leader takes every remaining trick
                     lo = rpts + _ld(ctx, C_LAST)
                 else:
-                    lo += _points_of(ctx, cash)
+                    lo += sure
             else:
                 if cash == lhand:  # the team takes no trick: at most its belots
                     hi = BELOT * popcount(belot_cards & rem & (rem >> 1) & QUEENS)
                 else:
-                    hi -= _points_of(ctx, cash)
+                    hi -= sure
                     if not valat_dead:
                         hi -= VALAT
+        if contract < NT and trun != 0 and cash != lhand and not (sure != 0 and ((leader & 1) == team) == (owner == 1)):
+            # The seat holding most of that run wins that many separate tricks, and every other
+            # seat gives one card to each: at least its cheapest ones (the run's other holder
+            # excepted: its run cards are counted already).  Not added on top of the cashing
+            # bound of the same side (the followers' cards could be the same).
+            t = 0
+            for q in range(4):
+                k = popcount(_ld(ctx, q) & trun)
+                if k > t:
+                    t = k
+            extra = 0
+            for q in range(4):
+                h = _ld(ctx, q) & rem
+                if h & trun == 0:
+                    extra += _cheapest_points(ctx, h, t)
+            if owner == 1:
+                lo += extra
+            else:
+                hi -= extra
         if hi <= alpha:
             return hi
         if lo >= beta:
             return lo
         lb = lo
         ub = hi
-        key = rem | (leader << 32) | (valat << 34)
+        key = _canon(ctx, rem) | (leader << 32) | (valat << 34)
         tt_idx = (((key * _HASH_MUL) >> 38) & _ld(ctx, C_TTMASK)) * 2
         if _ld(tt, tt_idx) != key and _ld(tt, tt_idx ^ 2) == key:
             tt_idx ^= 2
@@ -493,11 +788,6 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
                     return lb
                 if ub <= alpha:
                     return ub
-        if n_rem == 8:  # two tricks left: exact at once, and stored exact
-            v = _two_tricks(ctx, rem, leader, valat)
-            _st(tt, tt_idx, key)
-            _st(tt, tt_idx + 1, v | (v << 16) | (0xFF << 32) | (_ld(ctx, C_GEN) << 40))
-            return v
         if lb > alpha:
             alpha = lb
         if ub < beta:
@@ -549,6 +839,35 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
         legal = legal_mask(hand, led, win, ((winner ^ seat) & 1) == 0, contract, under, atop)
     moves = _reduce(legal, rem | tcards, contract, ctx)
     maxnode = (seat & 1) == team
+    if n_rem == 9:
+        # The last card before two tricks are left: every child is exact (stored, or by
+        # _two_tricks), so a plain loop with the cutoff replaces the search (each child counts
+        # as a node).
+        best = -INF if maxnode else INF
+        m = moves
+        while m:
+            card = ctz(m)
+            m &= m - 1
+            nwinner = seat if beats(card, win, contract) else winner
+            gain = 0
+            if (belot_cards >> card) & 1 and (rem >> (card ^ 3)) & 1 and (card >> 3) == led:
+                gain = BELOT
+            nvl = 0
+            if (nwinner & 1) == team:
+                gain += tpts + _ld(ctx, C_POINTS + card)
+                nvl = valat
+            _st(ctx, C_NODES, _ld(ctx, C_NODES) + 1)
+            v = gain + _two_tricks_tt(ctx, tt, rem ^ (1 << card), nwinner, nvl)
+            if maxnode:
+                if v > best:
+                    best = v
+                    if best >= beta:
+                        break
+            elif v < best:
+                best = v
+                if best <= alpha:
+                    break
+        return best
     mover_team = seat & 1
     # --- order the moves into this depth's scratch row -----------------------------------------
     base = C_MOVES + (32 - n_rem) * 8
@@ -571,12 +890,12 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
             sc = ((tpts + p) if mine else -(tpts + p)) * 16 - st
         elif greedy:
             if pos == 0:
-                gw, gp = _greedy_rest(ctx, rem ^ (1 << c), leader, 1, c >> 3, c, seat, p, contract, under, atop)
+                gw, gp, _r = _greedy_rest(ctx, rem ^ (1 << c), leader, 1, c >> 3, c, seat, p, contract, under, atop)
             elif beats(c, win, contract):
-                gw, gp = _greedy_rest(ctx, rem ^ (1 << c), leader, pos + 1, led, c, seat, tpts + p, contract,
+                gw, gp, _r = _greedy_rest(ctx, rem ^ (1 << c), leader, pos + 1, led, c, seat, tpts + p, contract,
                                       under, atop)
             else:
-                gw, gp = _greedy_rest(ctx, rem ^ (1 << c), leader, pos + 1, led, win, winner, tpts + p, contract,
+                gw, gp, _r = _greedy_rest(ctx, rem ^ (1 << c), leader, pos + 1, led, win, winner, tpts + p, contract,
                                       under, atop)
             sc = (gp if ((gw ^ seat) & 1) == 0 else -gp) * 16 - st
         elif pos == 0:
@@ -607,7 +926,7 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
             gain = tpts + _ld(ctx, C_POINTS + card) if wteam == team else 0
             if (belot_cards >> card) & 1 and (rem >> (card ^ 3)) & 1 and (card >> 3) == led:
                 gain += BELOT
-            ckey = (rem ^ (1 << card)) | (nwinner << 32) | (nvl << 34)
+            ckey = _canon(ctx, rem ^ (1 << card)) | (nwinner << 32) | (nvl << 34)
             cidx = (((ckey * _HASH_MUL) >> 38) & _ld(ctx, C_TTMASK)) * 2
             if _ld(tt, cidx) != ckey:
                 cidx ^= 2
@@ -625,7 +944,8 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
     # --- search the children ----------------------------------------------------------------
     best = -INF if maxnode else INF
     bestcard = 0xFF
-    vbase = base + (C_VALS - C_MOVES)
+    vbase = C_VALS + (32 - n_rem) * 32
+    done = 0  # cards searched (or skipped) so far, their values at vbase + card
     others = live & ~hand
     for i in range(n):
         card = _ld(ctx, base + i)
@@ -636,12 +956,12 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
         # another hand (or the table) between them in the contract order, leads to an isomorphic
         # game whose value differs by at most |points(card) - points(d)|.  If that cannot reach the
         # window, skip the card (its bound still enters the fail-soft result).
-        if i > 0 and not (belot_cards >> card) & 1:
+        if not (belot_cards >> card) & 1:
             skipped = False
-            for j in range(i):
-                d = _ld(ctx, base + j)
-                if (d >> 3) != (card >> 3) or (belot_cards >> d) & 1:
-                    continue
+            d_m = done & SUIT[card >> 3] & ~belot_cards
+            while d_m:
+                d = ctz(d_m)
+                d_m &= d_m - 1
                 if STRENGTH64[contract, d] > STRENGTH64[contract, card]:
                     btw = STRONGER[contract, card] & ~STRONGER[contract, d] & ~(1 << d)
                 else:
@@ -651,7 +971,7 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
                 delta = p - _ld(ctx, C_POINTS + d)
                 if delta < 0:
                     delta = -delta
-                rd = _ld(ctx, vbase + j)
+                rd = _ld(ctx, vbase + d)
                 if maxnode:
                     bound = rd + delta
                     if bound <= alpha:
@@ -667,7 +987,8 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
                         skipped = True
                         break
             if skipped:
-                _st(ctx, vbase + i, bound)
+                _st(ctx, vbase + card, bound)
+                done |= bit
                 continue
         gain = 0
         if (belot_cards >> card) & 1 and (rem >> (card ^ 3)) & 1:
@@ -691,7 +1012,8 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
         else:
             v = gain + _node(ctx, tt, nrem, leader, pos + 1, nled, nwin, nwinner, tcards | bit, npts, rpts - p,
                              alpha - gain, beta - gain, valat)
-        _st(ctx, vbase + i, v)
+        _st(ctx, vbase + card, v)
+        done |= bit
         if maxnode:
             if v > best:
                 best = v
@@ -736,10 +1058,13 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
 
 
 @njit(cache=True)
-def _exact(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, valat, lo, hi):
-    """Exact value of a node known to lie in [lo, hi]: bisection of null-window searches (each
-    narrows the interval by its fail-soft bound; the table carries what was learnt from one search
-    to the next)."""
+def _exact(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, valat, lo, hi, guess, step):
+    """Exact value of a node known to lie in [lo, hi] by null-window searches, each narrowing the
+    interval by its fail-soft bound (the table carries what was learnt from one search to the
+    next).  The first probe is at ``guess`` when it lies in the interval; then, with ``step`` > 0,
+    the next ones step away from the last bound by ``step``, 2 ``step``, 4 ``step``, ...; else
+    (and once a step leaves the interval) each probe bisects the interval.  Probes near the
+    value are the expensive ones, so a close guess saves most of them."""
     rpts = _points_of(ctx, rem)
     top = rpts + tpts + _ld(ctx, C_LAST) + BELOT * popcount(_ld(ctx, C_BELOT) & rem & (rem >> 1) & QUEENS) \
         + VALAT * valat
@@ -747,13 +1072,20 @@ def _exact(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, valat, lo,
         hi = top
     if lo < 0:
         lo = 0
+    b = guess
+    if guess < 0:
+        step = 0
     while lo < hi:
-        b = (lo + hi + 1) // 2
+        if b <= lo or b > hi:
+            b = (lo + hi + 1) // 2
         g = _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, b - 1, b, valat)
         if g >= b:
             lo = g
+            b = lo + step if step > 0 else -1
         else:
             hi = g
+            b = hi - step + 1 if step > 0 else -1
+        step *= 2
     return lo
 
 
@@ -801,8 +1133,12 @@ def dd_value(hands, leader, trick, n_trick, contract, team, family, undertrump_r
     rem = hands[0] | hands[1] | hands[2] | hands[3]
     if rem == 0:
         return 0
-    return _exact(ctx.ctypes.data, tt.ctypes.data, rem, leader, n_trick, led, win, winner, tcards, tpts,
-                  1 if valat else 0, 0, INF)
+    vl = 1 if valat else 0
+    c_ = ctx.ctypes.data
+    # First probe at a greedy playout's value, then bisection (measured: stepping from the
+    # guess, as dd_moves does, costs more on the hard deals: the guess is rough).
+    guess = _playout(c_, rem, leader, vl) if n_trick == 0 else -1
+    return _exact(c_, tt.ctypes.data, rem, leader, n_trick, led, win, winner, tcards, tpts, vl, 0, INF, guess, 0)
 
 
 @njit(cache=True)
@@ -836,6 +1172,7 @@ def dd_moves(hands, leader, trick, n_trick, contract, team, family, undertrump_r
     vl = 1 if valat else 0
     others = (rem | tcards) & ~hand
     done = 0
+    guess = -1  # the previous card's value: the first probe of the next one (values are close)
     m = legal
     while m:
         card = ctz(m)
@@ -883,9 +1220,11 @@ def dd_moves(hands, leader, trick, n_trick, contract, team, family, undertrump_r
                     gain += ctx[C_LAST] + VALAT * nvl
                 out[card] = gain
             else:
-                out[card] = gain + _exact(c_, t_, nrem, nwinner, 0, -1, 0, nwinner, 0, 0, nvl, lo - gain, hi - gain)
+                out[card] = gain + _exact(c_, t_, nrem, nwinner, 0, -1, 0, nwinner, 0, 0, nvl, lo - gain, hi - gain,
+                                          guess - gain, 2)
         else:
             out[card] = gain + _exact(c_, t_, nrem, leader, pos + 1, nled, nwin, nwinner, tcards | bit, npts, vl,
-                                      lo - gain, hi - gain)
+                                      lo - gain, hi - gain, guess - gain, 2)
+        guess = out[card]
         done |= bit
     return legal
