@@ -195,3 +195,31 @@ def test_dd_beats_hard_in_a_duplicate_tournament():
 def test_bad_worlds(worlds):
     with pytest.raises((ValueError, TypeError), match="worlds"):
         simulate(1, players="pimc", worlds=worlds)
+
+
+def test_dd_best_is_the_lowest_best_card():
+    from belot_sim.kernels import solver as ks
+
+    rng = random.Random(31)
+    ctx = np.zeros(ks.CTX_SIZE, dtype=np.int64)
+    tt = np.zeros(2 << 16, dtype=np.int64)
+    for i in range(120):
+        rules = [bs.BULGARIAN, bs.BULGARIAN.replace(undertrump="required", at_overtake_partner=False),
+                 bs.CLASSIC.replace(all_no_trumps=True)][i % 3]
+        state = random_deal(rng, rules.contracts[i % 6], rules)
+        for _ in range(rng.randrange(8, 27)):
+            state.play(rng.choice(state.legal_actions()))
+        if len(state.legal_actions()) < 2:
+            continue
+        values = bs.solve_state(state, moves=True)
+        team = state.to_move % 2
+        trick = np.zeros(4, dtype=np.int64)
+        for k, (_, card) in enumerate(state.trick):
+            trick[k] = card
+        card, value = ks.dd_best(np.array(state.hands, dtype=np.int64), state.leader, trick, len(state.trick),
+                                 int(state.contract), team, 1 if rules.is_classic else 0,
+                                 rules.undertrump == "required", rules.at_overtake_partner,
+                                 state.tricks_won[1 - team] == 0, ctx, tt, i + 1)
+        best = max(values.values())
+        assert value == best
+        assert card == min(c for c, v in values.items() if v == best), i

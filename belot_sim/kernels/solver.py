@@ -1228,3 +1228,68 @@ def dd_moves(hands, leader, trick, n_trick, contract, team, family, undertrump_r
         guess = out[card]
         done |= bit
     return legal
+
+
+@njit(cache=True)
+def dd_best(hands, leader, trick, n_trick, contract, team, family, undertrump_required, at_overtake_partner,
+            valat, ctx, tt, gen):
+    """The best card for the seat to move — the lowest-index one among those keeping the exact
+    value — and that value: ``(card, value)``.  Arguments as :func:`dd_value`.
+
+    The value comes from :func:`dd_value`; then the legal cards are tried in index order, each with
+    a single null-window search "does it keep the value?", stopping at the first that does (the
+    last candidate needs no search).  A player needs no more, and this is much cheaper than
+    :func:`dd_moves`' exact value of every card.  Returns ``(-1, 0)`` when no card is left.
+    """
+    value = dd_value(hands, leader, trick, n_trick, contract, team, family, undertrump_required, at_overtake_partner,
+                     valat, ctx, tt, gen)
+    c_ = ctx.ctypes.data
+    t_ = tt.ctypes.data
+    led, win, winner, tcards = _trick_state(trick, n_trick, leader, contract)
+    tpts = _points_of(c_, tcards)
+    rem = hands[0] | hands[1] | hands[2] | hands[3]
+    if rem == 0:
+        return -1, 0
+    pos = n_trick
+    seat = (leader + pos) & 3
+    hand = hands[seat]
+    if pos == 0:
+        legal = hand
+    else:
+        legal = legal_mask(hand, led, win, ((winner ^ seat) & 1) == 0, contract, undertrump_required,
+                           at_overtake_partner)
+    belot_cards = ctx[C_BELOT]
+    vl = 1 if valat else 0
+    m = legal
+    while m:
+        card = ctz(m)
+        m &= m - 1
+        if m == 0:
+            return card, value  # some card keeps the value: the last one left does
+        bit = 1 << card
+        nrem = rem ^ bit
+        gain = 0
+        if (belot_cards >> card) & 1 and (rem >> (card ^ 3)) & 1:
+            if pos == 0 or (card >> 3) == led:
+                gain = BELOT
+        nled, nwin, nwinner = after_card(pos, card, seat, led, win, winner, contract)
+        npts = tpts + ctx[C_POINTS + card]
+        if pos == 3:
+            wteam = nwinner & 1
+            nvl = vl if wteam == team else 0
+            if wteam == team:
+                gain += npts
+                if nrem == 0:
+                    gain += ctx[C_LAST] + VALAT * nvl
+            need = value - gain
+            if need <= 0:
+                return card, value
+            if nrem != 0 and _node(c_, t_, nrem, nwinner, 0, -1, 0, nwinner, 0, 0, _points_of(c_, nrem), need - 1,
+                                   need, nvl) >= need:
+                return card, value
+        else:
+            need = value - gain
+            if need <= 0 or _node(c_, t_, nrem, leader, pos + 1, nled, nwin, nwinner, tcards | bit, npts,
+                                  _points_of(c_, nrem), need - 1, need, vl) >= need:
+                return card, value
+    return -1, value

@@ -27,7 +27,7 @@ from numba import njit
 
 from ..kernels.bits import ctz, nth_card, popcount
 from ..kernels.rng import next_u64, scale32
-from ..kernels.solver import MAX_GEN, dd_moves
+from ..kernels.solver import MAX_GEN, dd_best, dd_moves
 from .view import (AT_OVERTAKE_PARTNER, CONTRACT, EXCLUDED, KNOWN, LEADER, PLAYED, POS, TRICK, TRICK_CARD,
                    TRICKS_WON, UNDERTRUMP_REQUIRED)
 
@@ -95,7 +95,8 @@ def _team_may_valat(view, team):
 
 @njit(cache=True)
 def dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch):
-    """Perfect-information choice: the best exact double-dummy card for the seat's team.
+    """Perfect-information choice: the best exact double-dummy card for the seat's team (the
+    lowest-index one among equals; :func:`~belot_sim.kernels.solver.dd_best`).
 
     Every decision of a deal for one team shares a table stamp: the hands are fixed for the
     whole deal, so what was learnt for earlier positions stays exact.
@@ -107,10 +108,10 @@ def dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch):
     if gen == 0:
         gen = new_gen(scratch, tt)
         scratch[S_DD_GEN + team] = gen
-    dd_moves(hands, view[LEADER], view[TRICK_CARD:TRICK_CARD + 4], view[POS], view[CONTRACT], team, family,
-             view[UNDERTRUMP_REQUIRED] == 1, view[AT_OVERTAKE_PARTNER] == 1, _team_may_valat(view, team),
-             ctx, tt, gen, scratch[S_OUT:S_OUT + 32])
-    return _best_card(legal, scratch, S_OUT, np.uint64(0))  # r32 = 0: the lowest of the best
+    card, _ = dd_best(hands, view[LEADER], view[TRICK_CARD:TRICK_CARD + 4], view[POS], view[CONTRACT], team, family,
+                      view[UNDERTRUMP_REQUIRED] == 1, view[AT_OVERTAKE_PARTNER] == 1, _team_may_valat(view, team),
+                      ctx, tt, gen)
+    return card
 
 
 @njit(cache=True)
