@@ -88,11 +88,7 @@ def _cmd_tournament(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - start
     print(format_tournament(table))
     print(f"{2 * args.n / elapsed:,.0f} deals/s ({elapsed:.2f} s for {2 * args.n:,} deals)")
-    if args.csv:
-        from .io import write_csv_atomically
-
-        write_csv_atomically(table, args.csv)
-        print(f"wrote {args.csv}")
+    _write_csv(table, args.csv)
     return 0
 
 
@@ -112,12 +108,17 @@ def _cmd_bid(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - start
     print(format_bid_table(table))
     print(f"({elapsed:.2f} s, compilation included on a first run)")
-    if args.csv:
+    _write_csv(table, args.csv)
+    return 0
+
+
+def _write_csv(table: pd.DataFrame, path: str | None) -> None:
+    """``--csv``: the printed table, written atomically (complete or absent)."""
+    if path:
         from .io import write_csv_atomically
 
-        write_csv_atomically(table, args.csv)
-        print(f"wrote {args.csv}")
-    return 0
+        write_csv_atomically(table, path)
+        print(f"wrote {path}")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -30,7 +30,7 @@ from .kernels.scoring import HANGING, INSIDE, MADE
 from .players import policy_codes
 from .rules import Contract, Rules
 from .scoring import check_multiplier
-from .sim import DEFAULT_WORLDS, _categorize, _check_int, _deal_columns, _numba_threads
+from .sim import DEFAULT_WORLDS, _categorize, _check_int, _deal_columns, _numba_threads, _search_token
 
 Z95 = 1.959963984540054
 
@@ -145,7 +145,7 @@ def _play(hand, contracts, *, seat, dealer, known, multiplier, samples, players,
     with _numba_threads(threads):
         estimate_rollout(np.uint64(seed), samples, fixed, codes, seat, fixed_dealer, multiplier,
                          int(rules.is_classic), rules.undertrump == "required", rules.at_overtake_partner,
-                         rules.declarations, policies, worlds, small, hands, points)
+                         rules.declarations, policies, worlds, small, hands, points, _search_token(policies))
     sample = np.repeat(np.arange(samples, dtype=np.int64), len(contracts))
     frame = pd.DataFrame(_deal_columns(sample, small, hands, points)).rename(columns={"deal_id": "sample"})
     _categorize(frame)

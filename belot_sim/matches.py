@@ -18,10 +18,11 @@ from .kernels.auction import MAX_CALLS
 from .kernels.scoring import VOID
 from .kernels.match import (DEAL_ID_STRIDE, M_DEALER, M_DEALS, M_SCORE0, M_SCORE1, M_TARGET, M_WINNER, MATCH_ROWS,
                             MATCH_CHUNK, MAX_MATCH_ID, play_matches)
-from .players import POLICY_CODES, SEARCH_PLAYERS, policy_codes
+from .players import policy_codes
 from .players.bidders import BIDDER_CODES, bidder_codes, make_params
 from .rules import Rules
-from .sim import DEFAULT_WORLDS, _call_frame, _categorize, _check_int, _deal_columns, _numba_threads, _play_frame
+from .sim import (DEFAULT_WORLDS, _call_frame, _categorize, _check_int, _deal_columns, _numba_threads, _play_frame,
+                  _search_token, _searching)
 
 MATCH_COLUMNS = ("match_id", "first_dealer", "winner", "score0", "score1", "deals", "target")
 #: Columns of the ``deals`` frame besides ``match_id, deal`` and the ``simulate`` deal columns.
@@ -89,9 +90,8 @@ def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="rando
     for name, value in (("plays", plays), ("calls", calls), ("progress", progress)):
         if not isinstance(value, bool):
             raise TypeError(f"{name} must be True or False, got {value!r}")
-    search_codes = {POLICY_CODES[name] for name in SEARCH_PLAYERS}
     # Searching players and mc bidders take milliseconds a deal: small blocks, one match a work item.
-    slow = any(int(code) in search_codes for code in policies) or BIDDER_CODES["mc"] in bidder_array
+    slow = _searching(policies) or BIDDER_CODES["mc"] in bidder_array
 
     args = (rules.match_target, int(rules.is_classic), rules.all_no_trumps, rules.undertrump == "required",
             rules.at_overtake_partner, rules.declarations, bidder_array, bid_params, policies, worlds,
@@ -161,7 +161,7 @@ def _run_kernel(seed, ids, positions, cap, args, record):
     cards = np.empty(shape, dtype=np.int8)
     play_matches(np.uint64(seed), ids, cap, chunk_size, target, family, all_no_trumps, undertrump_required,
                  at_overtake_partner, declarations_on, bidders, bid_params, policies, worlds, record,
-                 match_out, small, hands, points, totals, codes, seats, cards)
+                 match_out, small, hands, points, totals, codes, seats, cards, _search_token(policies))
     count = np.where(match_out[M_WINNER] >= 0, match_out[M_DEALS], 0)
     keep = (np.arange(cap)[None, :] < count[:, None]).ravel()
     rows = {"small": small[:, keep], "hands": hands[:, keep], "points": points[:, keep], "totals": totals[:, keep],

@@ -131,9 +131,7 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     check_multiplier(multiplier, rules)
     policies = np.array(policy_codes(players), dtype=np.int64)
     worlds = _check_int(worlds, "worlds", 1, 100_000)
-    search_codes = {POLICY_CODES[name] for name in SEARCH_PLAYERS}
-    searching = any(int(code) in search_codes for code in policies)
-    block = SEARCH_BLOCK if searching else BLOCK
+    block = SEARCH_BLOCK if _searching(policies) else BLOCK
     if threads is not None:
         threads = _check_int(threads, "threads", 1, numba.config.NUMBA_NUM_THREADS)
     if not isinstance(plays, bool):
@@ -172,8 +170,8 @@ def _run_block(seed, start, n, contracts, params, policies, worlds, record, reco
     call_codes = np.zeros((n if auction else 0, MAX_CALLS), dtype=np.int8)
     rollout(np.uint64(seed), start, n, contracts, random_contract, n_contracts, fixed_declarer, multiplier, family,
             undertrump_required, at_overtake_partner, declarations_on, policies, worlds, record,
-            auction, bidders, bid_params, all_no_trumps,
-            small, hands, points, play_seat, play_card, call_codes)
+            bidders if auction else None, bid_params, all_no_trumps,
+            small, hands, points, play_seat, play_card, call_codes, _search_token(policies))
     deal_id = np.arange(start, start + n, dtype=np.int64)
     # copy=False: the columns are fresh arrays owned by this frame; copying them would cost
     # more than the whole simulation at these sizes.
@@ -206,6 +204,21 @@ def _categorize(deals: pd.DataFrame) -> None:
     """Turn the ``contract`` and ``outcome`` codes of a deal frame into categoricals, in place."""
     deals["contract"] = pd.Categorical.from_codes(deals["contract"].to_numpy(), dtype=CONTRACT_DTYPE)
     deals["outcome"] = pd.Categorical.from_codes(deals["outcome"].to_numpy(), dtype=OUTCOME_DTYPE)
+
+
+def _searching(policies: np.ndarray) -> bool:
+    """Does a seat play ``dd``/``pimc``?"""
+    search_codes = {POLICY_CODES[name] for name in SEARCH_PLAYERS}
+    return any(int(code) in search_codes for code in policies)
+
+
+#: What the kernels get as ``search`` when a seat searches (they only look at its type: ``None``
+#: compiles a kernel without the solver).
+SEARCH_TOKEN = np.zeros(1, dtype=np.int64)
+
+
+def _search_token(policies: np.ndarray):
+    return SEARCH_TOKEN if _searching(policies) else None
 
 
 def _auction_text(codes: np.ndarray, n_calls: np.ndarray) -> np.ndarray:

@@ -122,7 +122,7 @@ def main(argv=None) -> int:
     print(f"search nodes per deal: median {int(statistics.median(nodes)):,}, p99 {int(percentile(nodes, 99)):,}, "
           f"max {max(nodes):,}")
     ms, (hands, contract, leader, value) = slowest
-    print(f"slowest deal ({ms:.1f} ms, value {value}): bs.solve({[hex(h) for h in hands]}, {contract!r}, {leader})")
+    print(f"slowest deal ({ms:.1f} ms, value {value}): bs.solve([{', '.join(hex(h) for h in hands)}], {contract!r}, {leader})")
     print("   " + " | ".join(bs.format_cards(h) for h in hands))
 
     if args.no_colver:

@@ -12,6 +12,8 @@
 from __future__ import annotations
 
 import random
+import sys
+from pathlib import Path
 
 import numpy as np
 import pandas as pd
@@ -25,6 +27,9 @@ from belot_sim.kernels.match import DEAL_ID_STRIDE, first_dealer, match_after_de
 from belot_sim.kernels.scoring import OUTCOME_NAMES
 from belot_sim.sim import DEAL_COLUMNS
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from test_auctions_in_simulate import as_reference_row, grouped  # noqa: E402
+
 CLASSIC_501 = bs.CLASSIC.replace(match_target=501)
 CLASSIC_501_ALL = bs.CLASSIC.replace(match_target=501, all_no_trumps=True)
 OUTCOME = {name: code for code, name in enumerate(OUTCOME_NAMES)}
@@ -34,22 +39,6 @@ def pack_of(seed: int, deal_id: int) -> list[int]:
     pack = np.empty(32, dtype=np.int64)
     deal_pack(np.uint64(seed), deal_id, pack)
     return pack.tolist()
-
-
-def grouped(frame: pd.DataFrame, columns) -> dict[int, list[tuple]]:
-    """``deal_id`` → the rows' ``columns`` as tuples of Python values, in order."""
-    ids = frame["deal_id"].to_numpy()
-    values = [frame[c].astype(str if c == "call" else np.int64).to_numpy().tolist() for c in columns]
-    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
-    ends = np.r_[starts[1:], len(ids)]
-    return {int(ids[a]): list(zip(*(v[a:b] for v in values))) for a, b in zip(starts, ends)}
-
-
-def as_reference_row(row: dict) -> dict:
-    out = {k: row[k] for k in DEAL_COLUMNS if k != "deal_id"}
-    out["contract"] = None if pd.isna(out["contract"]) else str(out["contract"])
-    out["outcome"] = str(out["outcome"])
-    return {k: (v if isinstance(v, str) or v is None else int(v)) for k, v in out.items()}
 
 
 def replay_matches(rules, seed, matches, deals, plays, calls) -> dict:

@@ -10,16 +10,70 @@ import numpy as np
 from numba import njit
 
 from ..players.dispatch import DD, NORMAL, PIMC, RANDOM, choose_card, random_card
-from ..players.search import dd_card, pimc_card, start_deal
-from ..players.view import KNOWN, next_trick, record_card, start_view
+from ..players.search import S_WORLDS, SCRATCH_SIZE, dd_card, pimc_card, start_deal
+from ..players.view import KNOWN, SIZE as VIEW_SIZE, next_trick, record_card, start_view
+from .bits import popcount
 from .auction import auction_hands, classic_final_hands, run_auction_params
 from .declarations import declared_points, shown_cards
 from .play import beats, legal_mask
 from .rng import AUCTION_STREAM, DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, halves, next_u64, scale32, stream_start
 from .scoring import VOID, score_bulgarian, score_classic
+from .solver import CTX_SIZE
 from .tables import AT, NT, POINTS
 
 KING, QUEEN = 6, 5
+#: Solver table slots per thread for the searching players (2**18 slots = 4 MiB, see solve.TT_BITS).
+SEARCH_TT_BITS = 18
+
+
+@njit(cache=True)
+def searching(policies):
+    """Does a seat use a searching player (``dd``/``pimc``, which need the solver's table)?"""
+    for seat in range(4):
+        if policies[seat] >= DD:
+            return True
+    return False
+
+
+@njit(cache=True)
+def play_scratch(policies, worlds):
+    """One thread's work arrays for :func:`play_deal`: ``(belot_open, view, no_record, ctx, tt,
+    scratch)``.  The 4 MiB solver table only when a searching player is seated; ``worlds``:
+    layouts per ``pimc`` decision."""
+    search = searching(policies)
+    belot_open = np.empty(4, dtype=np.int64)
+    view = np.zeros(VIEW_SIZE, dtype=np.int64)
+    no_record = np.empty(32, dtype=np.int8)
+    ctx = np.zeros(CTX_SIZE if search else 1, dtype=np.int64)
+    tt = np.zeros(2 << SEARCH_TT_BITS if search else 2, dtype=np.int64)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    scratch[S_WORLDS] = worlds
+    return belot_open, view, no_record, ctx, tt, scratch
+
+
+@njit(cache=True)
+def fill_hands(fixed, rng, pool, hands):
+    """Deal the cards in no ``fixed`` mask uniformly so that every seat ends with 8: each seat keeps
+    ``fixed[s]``; a Fisher-Yates shuffle of the rest (``pool``: int64[32] scratch) is dealt in seat
+    order.  Returns the advanced ``rng``."""
+    taken = fixed[0] | fixed[1] | fixed[2] | fixed[3]
+    n = 0
+    for c in range(32):
+        if not (taken >> c) & 1:
+            pool[n] = c
+            n += 1
+    for i in range(n - 1, 0, -1):
+        rng, u = next_u64(rng)
+        j = scale32(u >> np.uint64(32), i + 1)
+        pool[i], pool[j] = pool[j], pool[i]
+    idx = 0
+    for s in range(4):
+        mask = fixed[s]
+        for _ in range(8 - popcount(fixed[s])):
+            mask |= 1 << pool[idx]
+            idx += 1
+        hands[s] = mask
+    return rng
 
 
 @njit(cache=True)
@@ -68,9 +122,25 @@ def belot_cards(hand, contract):
 
 
 @njit(cache=True)
+def search_card(search, policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
+    """The card of a searching player.  With ``search`` ``None`` (no seat searches, see
+    :func:`play_deal`) Numba prunes the search before typing, so the solver is not compiled."""
+    if search is None:
+        return -1  # unreachable: no seat searches
+    if policy == DD:  # perfect information: reads every hand
+        return dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch)
+    return pimc_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
+
+
+@njit(cache=True)
 def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
-              declarations_on, policies, rng, belot_open, view, record, play_seat, play_card, ctx, tt, scratch):
+              declarations_on, policies, rng, belot_open, view, record, play_seat, play_card, ctx, tt, scratch,
+              search):
     """Play one deal from ``hands`` (modified).
+
+    ``search``: ``None`` when no seat uses a searching player (``dd``/``pimc``), else any array.
+    Numba prunes the searching players for ``None`` before typing and never compiles the solver
+    into such a kernel, which keeps the first compilation of plain simulations short.
 
     Scratch: ``belot_open`` (int64[4], each seat's undecided belot K/Q cards), ``view``
     (the public view the strategic players read; kept card by card only when a seat needs it)
@@ -119,10 +189,8 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
             policy = policies[seat]
             if policy == RANDOM:  # the common case, kept inline
                 card = random_card(legal, r32)
-            elif policy == DD:  # perfect information: reads every hand
-                card = dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch)
-            elif policy == PIMC:
-                card = pimc_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
+            elif policy >= DD:
+                card = search_card(search, policy, legal, r32, hands, seat, view, family, ctx, tt, scratch)
             else:
                 card = choose_card(policy, legal, r32, hands[seat], seat, view, family)
             if needs_view:
@@ -237,7 +305,7 @@ def store_result(small_out, points_out, i, dealer, contract, declarer, multiplie
 @njit(cache=True)
 def auction_and_play(seed, deal_id, dealer, pack, family, all_no_trumps, undertrump_required, at_overtake_partner,
                      declarations_on, bidders, bid_params, policies, hands5, hands, auction_state, calls,
-                     belot_open, view, record, play_seat, play_card, ctx, tt, scratch):
+                     belot_open, view, record, play_seat, play_card, ctx, tt, scratch, search):
     """A whole deal from a shuffled ``pack``: the auction on the 5-card hands (RULES.md §3, §4),
     then, unless everybody passed, the 8-card hands and the play.
 
@@ -262,8 +330,10 @@ def auction_and_play(seed, deal_id, dealer, pack, family, all_no_trumps, undertr
         classic_final_hands(pack, dealer, declarer, hands)
     else:
         hands_from_pack(pack, dealer, hands)
-    start_deal(scratch, stream_start(seed, deal_id, WORLD_STREAM))
+    if search is not None:
+        start_deal(scratch, stream_start(seed, deal_id, WORLD_STREAM))
     played = hands.copy()
     r = play_deal(played, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
-                  declarations_on, policies, rng, belot_open, view, record, play_seat, play_card, ctx, tt, scratch)
+                  declarations_on, policies, rng, belot_open, view, record, play_seat, play_card, ctx, tt, scratch,
+                  search)
     return contract, declarer, multiplier, n_calls, r

@@ -10,43 +10,21 @@ import numpy as np
 from numba import njit, prange
 
 from ..players.dispatch import DD
-from ..players.search import S_WORLDS, SCRATCH_SIZE, new_gen, start_deal
-from ..players.view import SIZE as VIEW_SIZE
-from .bits import popcount
-from .deal import belot_cards, play_deal, score_play, store_result
-from .rng import DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, below, next_u64, scale32, stream_start
+from ..players.search import new_gen, start_deal
+from .deal import belot_cards, fill_hands, play_deal, play_scratch, score_play, store_result
+from .rng import DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, below, stream_start
 from .scoring import score_bulgarian
-from .solver import CTX_SIZE, dd_value
+from .solver import dd_value
 from .tables import AT, NT, POINTS
 
 CHUNK = 64  # layouts per parallel work item
-SEARCH_TT_BITS = 18
 
 
 @njit(cache=True)
-def deal_layout(seed, sample, fixed, hands):
+def deal_layout(seed, sample, fixed, pool, hands):
     """Layout ``sample``: every seat keeps its ``fixed`` cards and gets uniformly random unseen
-    cards up to 8 (a uniform shuffle of the unseen cards, dealt in seat order)."""
-    rng = stream_start(seed, sample, DEAL_STREAM)
-    pool = np.empty(32, dtype=np.int64)
-    taken = fixed[0] | fixed[1] | fixed[2] | fixed[3]
-    n = 0
-    for c in range(32):
-        if not (taken >> c) & 1:
-            pool[n] = c
-            n += 1
-    for i in range(n - 1, 0, -1):
-        rng, u = next_u64(rng)
-        j = scale32(u >> np.uint64(32), i + 1)
-        pool[i], pool[j] = pool[j], pool[i]
-    idx = 0
-    for s in range(4):
-        mask = fixed[s]
-        for _ in range(8 - popcount(fixed[s])):
-            mask |= 1 << pool[idx]
-            idx += 1
-        hands[s] = mask
-    return rng
+    cards up to 8 (:func:`.deal.fill_hands` from the layout's own stream)."""
+    return fill_hands(fixed, stream_start(seed, sample, DEAL_STREAM), pool, hands)
 
 
 @njit(cache=True)
@@ -94,35 +72,30 @@ def minimax_result(hands, dealer, contract, declarer, multiplier, family, undert
 
 @njit(cache=True, parallel=True)
 def estimate_rollout(seed, n, fixed, contracts, declarer, fixed_dealer, multiplier, family, undertrump_required,
-                     at_overtake_partner, declarations_on, policies, worlds, small_out, hands_out, points_out):
+                     at_overtake_partner, declarations_on, policies, worlds, small_out, hands_out, points_out,
+                     search):
     """Play layouts ``0..n-1`` (see :func:`deal_layout`) once per contract of ``contracts``;
     row ``i * len(contracts) + k`` is layout ``i`` under ``contracts[k]``.
 
     The dealer is ``fixed_dealer``, or drawn per layout when -1.  Every contract of a layout is
     played with the same play and world streams.  With ``dd`` in every seat a suit or NT contract
-    is one minimax solve (:func:`minimax_result`); AT is played card by card.  Outputs as :func:`.rollout.rollout`
+    is one minimax solve (:func:`minimax_result`); AT is played card by card.  ``search``: ``None``
+    unless a seat plays ``dd``/``pimc`` (see :func:`.rollout.rollout`).  Outputs as :func:`.rollout.rollout`
     (``small_out`` int8[7, rows], ``hands_out`` uint32[4, rows], ``points_out`` int16[11, rows]).
     """
-    searching = False
     all_dd = True
     for seat in range(4):
-        searching = searching or policies[seat] >= DD
         all_dd = all_dd and policies[seat] == DD
     k_contracts = len(contracts)
     n_chunks = (n + CHUNK - 1) // CHUNK
     for chunk in prange(n_chunks):
         hands = np.empty(4, dtype=np.int64)
         played = np.empty(4, dtype=np.int64)
-        belot_open = np.empty(4, dtype=np.int64)
-        view = np.zeros(VIEW_SIZE, dtype=np.int64)
-        no_record = np.empty(32, dtype=np.int8)
-        ctx = np.zeros(CTX_SIZE, dtype=np.int64)
-        tt = np.zeros(2 << SEARCH_TT_BITS if searching else 2, dtype=np.int64)
-        scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-        scratch[S_WORLDS] = worlds
+        pool = np.empty(32, dtype=np.int64)
         trick = np.zeros(4, dtype=np.int64)
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds)
         for i in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
-            rng = deal_layout(seed, i, fixed, hands)
+            rng = deal_layout(seed, i, fixed, pool, hands)
             dealer = fixed_dealer
             if dealer < 0:
                 rng, dealer = below(rng, 4)
@@ -136,11 +109,11 @@ def estimate_rollout(seed, n, fixed, contracts, declarer, fixed_dealer, multipli
                                                          undertrump_required, at_overtake_partner, declarations_on,
                                                          ctx, tt, scratch, trick)
                 else:
-                    if searching:
+                    if search is not None:
                         start_deal(scratch, stream_start(seed, i, WORLD_STREAM))
                     r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, undertrump_required,
                                   at_overtake_partner, declarations_on, policies, stream_start(seed, i, PLAY_STREAM),
-                                  belot_open, view, False, no_record, no_record, ctx, tt, scratch)
+                                  belot_open, view, False, no_record, no_record, ctx, tt, scratch, search)
                 store_result(small_out, points_out, row, dealer, contracts[k], declarer, multiplier, 0, r)
 
 

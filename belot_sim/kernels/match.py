@@ -16,15 +16,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..players.dispatch import DD
-from ..players.search import S_WORLDS, SCRATCH_SIZE
-from ..players.view import SIZE as VIEW_SIZE
 from .auction import STATE_SIZE
-from .deal import auction_and_play, deal_pack, store_result
+from .deal import auction_and_play, deal_pack, play_scratch, store_result
 from .rng import MATCH_STREAM, below, stream_start
-from .rollout import SEARCH_TT_BITS
 from .scoring import HANGING, MADE, VOID
-from .solver import CTX_SIZE
 
 #: Deal ids of match ``m`` are ``m * DEAL_ID_STRIDE + k`` (``k`` = deal number, below the stride).
 DEAL_ID_STRIDE = 1 << 20
@@ -93,8 +88,10 @@ def match_after_deal(total0, total1, target, carried, outcome, declarer, score0,
 @njit(cache=True, parallel=True)
 def play_matches(seed, match_ids, cap, chunk_size, target, family, all_no_trumps, undertrump_required,
                  at_overtake_partner, declarations_on, bidders, bid_params, policies, worlds, record,
-                 match_out, small_out, hands_out, points_out, totals_out, calls_out, play_seat_out, play_card_out):
+                 match_out, small_out, hands_out, points_out, totals_out, calls_out, play_seat_out, play_card_out,
+                 search):
     """Play the matches ``match_ids`` (int64[n]); each gets ``cap`` deal slots in the outputs.
+    ``search``: ``None`` unless a seat plays ``dd``/``pimc`` (see :func:`.rollout.rollout`).
 
     Deal ``k`` of the ``i``-th match goes to slot ``i * cap + k`` of the column-major outputs,
     laid out as in :func:`.rollout.rollout`: ``small_out`` int8[7, slots] (dealer, contract,
@@ -106,22 +103,13 @@ def play_matches(seed, match_ids, cap, chunk_size, target, family, all_no_trumps
     matches per parallel work item (``MATCH_CHUNK``; 1 when deals are slow, to keep both threads busy).
     """
     n = len(match_ids)
-    searching = False
-    for seat in range(4):
-        searching = searching or policies[seat] >= DD
     n_chunks = (n + chunk_size - 1) // chunk_size
     for chunk in prange(n_chunks):
         pack = np.empty(32, dtype=np.int64)
         hands = np.empty(4, dtype=np.int64)
         hands5 = np.empty(4, dtype=np.int64)
-        belot_open = np.empty(4, dtype=np.int64)
-        view = np.zeros(VIEW_SIZE, dtype=np.int64)
-        no_record = np.empty(32, dtype=np.int8)
         auction_state = np.empty(STATE_SIZE, dtype=np.int64)
-        ctx = np.zeros(CTX_SIZE, dtype=np.int64)
-        tt = np.zeros(2 << SEARCH_TT_BITS if searching else 2, dtype=np.int64)
-        scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-        scratch[S_WORLDS] = worlds
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds)
         for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
             match_id = match_ids[i]
             dealer0 = first_dealer(seed, match_id)
@@ -141,7 +129,7 @@ def play_matches(seed, match_ids, cap, chunk_size, target, family, all_no_trumps
                 contract, declarer, multiplier, n_calls, r = auction_and_play(
                     seed, deal_id, dealer, pack, family, all_no_trumps, undertrump_required, at_overtake_partner,
                     declarations_on, bidders, bid_params, policies, hands5, hands, auction_state, calls_out[slot],
-                    belot_open, view, record, seats, cards, ctx, tt, scratch)
+                    belot_open, view, record, seats, cards, ctx, tt, scratch, search)
                 total0, total1, match_target, carried, winner = match_after_deal(
                     total0, total1, match_target, carried, r[10], declarer, r[11], r[12], r[13], r[7], family)
                 for s in range(4):

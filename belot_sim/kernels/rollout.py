@@ -10,28 +10,23 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..players.dispatch import DD
-from ..players.search import S_WORLDS, SCRATCH_SIZE, start_deal
-from ..players.view import SIZE as VIEW_SIZE
+from ..players.search import start_deal
 from .auction import MAX_CALLS, STATE_SIZE
-from .deal import auction_and_play, deal_pack, hands_from_pack, play_deal, store_result
+from .deal import auction_and_play, deal_pack, hands_from_pack, play_deal, play_scratch, store_result
 from .rng import CONTRACT_STREAM, PLAY_STREAM, WORLD_STREAM, below, stream_start
-from .solver import CTX_SIZE
 
 CHUNK = 512  # deals per parallel work item (scratch arrays are allocated once per chunk)
 SEARCH_CHUNK = 4  # the same with a searching player (a deal costs milliseconds: keep both threads busy)
-#: Solver table slots per thread for the searching players (2**18 slots = 4 MiB, see solve.TT_BITS).
-SEARCH_TT_BITS = 18
 
 
 @njit(cache=True, parallel=True)
 def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_declarer, multiplier, family,
             undertrump_required, at_overtake_partner, declarations_on, policies, worlds, record,
-            auction, bidders, bid_params, all_no_trumps,
-            small_out, hands_out, points_out, play_seat_out, play_card_out, calls_out):
+            bidders, bid_params, all_no_trumps,
+            small_out, hands_out, points_out, play_seat_out, play_card_out, calls_out, search):
     """Play deals ``start .. start+n-1`` into column-major outputs.
 
-    With ``auction`` the contract, declarer and multiplier come from an auction between the
+    With ``bidders`` (int64[4]) the contract, declarer and multiplier come from an auction between the
     per-seat ``bidders`` (:func:`.deal.auction_and_play`; void deals are rows with contract -1 and
     outcome ``VOID``) and ``calls_out[i]`` (int8[MAX_CALLS]) receives deal ``i``'s calls.  Without
     it the contract of deal ``d`` is ``contracts[d % len(contracts)]``, or uniform over the first
@@ -40,39 +35,28 @@ def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_decla
     ``hands_out`` uint32[4, n].  ``points_out`` int16[11, n]: trick_points0/1, declared0/1,
     belot0/1, raw0/1, score0/1, hanging.  ``play_*_out`` int8[n, 32] when ``record``.
     ``worlds``: layouts per ``pimc`` decision.
+
+    ``bidders`` is ``None`` without an auction; ``search`` is ``None`` unless a seat plays
+    ``dd``/``pimc`` (then any array).  Numba compiles one kernel per combination of these types and
+    prunes the branches for ``None`` before typing, so a plain simulation never compiles the
+    bidders or the solver (a cold start stays short).
     """
-    searching = False
-    for seat in range(4):
-        searching = searching or policies[seat] >= DD
+    searching = search is not None
     chunk_size = SEARCH_CHUNK if searching else CHUNK
     n_chunks = (n + chunk_size - 1) // chunk_size
     for chunk in prange(n_chunks):
         pack = np.empty(32, dtype=np.int64)
         hands = np.empty(4, dtype=np.int64)
         hands5 = np.empty(4, dtype=np.int64)
-        belot_open = np.empty(4, dtype=np.int64)
-        view = np.zeros(VIEW_SIZE, dtype=np.int64)
-        no_record = np.empty(32, dtype=np.int8)
         no_calls = np.empty(MAX_CALLS, dtype=np.int8)
         auction_state = np.empty(STATE_SIZE, dtype=np.int64)
-        ctx = np.zeros(CTX_SIZE, dtype=np.int64)
-        tt = np.zeros(2 << SEARCH_TT_BITS if searching else 2, dtype=np.int64)
-        scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
-        scratch[S_WORLDS] = worlds
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds)
         for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
             deal_id = start + i
             dealer = deal_pack(seed, deal_id, pack)
             seats = play_seat_out[i] if record else no_record
             cards = play_card_out[i] if record else no_record
-            if auction:
-                contract, declarer, deal_multiplier, n_calls, r = auction_and_play(
-                    seed, deal_id, dealer, pack, family, all_no_trumps, undertrump_required, at_overtake_partner,
-                    declarations_on, bidders, bid_params, policies, hands5, hands, auction_state,
-                    calls_out[i] if len(calls_out) else no_calls, belot_open, view, record, seats, cards, ctx, tt,
-                    scratch)
-                for s in range(4):
-                    hands_out[s, i] = hands[s]
-            else:
+            if bidders is None:
                 hands_from_pack(pack, dealer, hands)
                 crng = stream_start(seed, deal_id, CONTRACT_STREAM)
                 if random_contract:
@@ -90,5 +74,13 @@ def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_decla
                     start_deal(scratch, stream_start(seed, deal_id, WORLD_STREAM))
                 r = play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required,
                               at_overtake_partner, declarations_on, policies, stream_start(seed, deal_id, PLAY_STREAM),
-                              belot_open, view, record, seats, cards, ctx, tt, scratch)
+                              belot_open, view, record, seats, cards, ctx, tt, scratch, search)
+            else:
+                contract, declarer, deal_multiplier, n_calls, r = auction_and_play(
+                    seed, deal_id, dealer, pack, family, all_no_trumps, undertrump_required, at_overtake_partner,
+                    declarations_on, bidders, bid_params, policies, hands5, hands, auction_state,
+                    calls_out[i] if len(calls_out) else no_calls, belot_open, view, record, seats, cards, ctx, tt,
+                    scratch, search)
+                for s in range(4):
+                    hands_out[s, i] = hands[s]
             store_result(small_out, points_out, i, dealer, contract, declarer, deal_multiplier, n_calls, r)

@@ -582,10 +582,7 @@ def _two_tricks_tt(ctx, tt, rem, leader, valat):
     return v
 
 
-_SIG = "int64(int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64)"
-
-
-@njit(_SIG, cache=True)
+@njit(cache=True)  # compiled on first use (an explicit signature would compile it at import)
 def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha, beta, valat):
     """Fail-soft alpha-beta: future points of team ``ctx[C_TEAM]`` from this node.
 

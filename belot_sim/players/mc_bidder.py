@@ -26,37 +26,13 @@ from numba import njit
 
 from ..kernels import deal as _deal
 from ..kernels.auction import CONTRACT, DEALER, DECLARER, DOUBLE, MULTIPLIER, N_CALLS, PASS, REDOUBLE
-from ..kernels.rng import next_u64, scale32, stream_start
+from ..kernels.rng import next_u64, stream_start
 from ..kernels.scoring import MADE
 from .bidders import (P_MC_DOUBLE, P_MC_PLAYER, P_MC_REDOUBLE, P_MC_SAMPLES, P_MC_THRESHOLD, R_AT_OVERTAKE,
                       R_DECLARATIONS, R_UNDERTRUMP)
-from .view import SIZE as VIEW_SIZE
 
 MC_STREAM = 6
 CURRENT = 6  # evaluation slot of the contract already called
-
-
-@njit(cache=True)
-def _layout(hand5, seat, family, turned_card, rng, pack, hands):
-    """Deal the unseen cards around ``hand5`` (seat ``seat``) into ``hands``."""
-    known = hand5 | ((1 << turned_card) if family == 1 else 0)
-    n = 0
-    for c in range(32):
-        if not (known >> c) & 1:
-            pack[n] = c
-            n += 1
-    for i in range(n - 1, 0, -1):
-        rng, u = next_u64(rng)
-        j = scale32(u >> np.uint64(32), i + 1)
-        pack[i], pack[j] = pack[j], pack[i]
-    idx = 0
-    for s in range(4):
-        mask = known if s == seat else 0
-        for _ in range(8 - (5 + (1 if family == 1 else 0) if s == seat else 0)):
-            mask |= 1 << pack[idx]
-            idx += 1
-        hands[s] = mask
-    return rng
 
 
 @njit(cache=True)
@@ -78,19 +54,19 @@ def mc_call(legal, r32, hand5, seat, state, family, turned_card, params):
     if candidates == 0 and not judge_current:
         return PASS
     policies = np.full(4, policy, dtype=np.int64)
-    pack = np.empty(32, dtype=np.int64)
+    pool = np.empty(32, dtype=np.int64)
     hands = np.empty(4, dtype=np.int64)
     played = np.empty(4, dtype=np.int64)
-    belot_open = np.empty(4, dtype=np.int64)
-    view = np.zeros(VIEW_SIZE, dtype=np.int64)
-    unused = np.zeros(1, dtype=np.int64)
-    no_record = np.empty(32, dtype=np.int8)
+    belot_open, view, no_record, ctx, tt, scratch = _deal.play_scratch(policies, 1)
+    # Its own cards, and in classic the turned card it would take (it only evaluates its takes).
+    fixed = np.zeros(4, dtype=np.int64)
+    fixed[seat] = hand5 | ((1 << turned_card) if family == 1 else 0)
     made = np.zeros(7, dtype=np.int64)
     value = np.zeros(7, dtype=np.int64)
     dealer = state[DEALER]
     rng = stream_start(r32, seat * 64 + state[N_CALLS], MC_STREAM)
     for _ in range(samples):
-        rng = _layout(hand5, seat, family, turned_card, rng, pack, hands)
+        rng = _deal.fill_hands(fixed, rng, pool, hands)
         rng, play_seed = next_u64(rng)
         for k in range(7):
             if k < 6:
@@ -104,8 +80,8 @@ def mc_call(legal, r32, hand5, seat, state, family, turned_card, params):
             for s in range(4):
                 played[s] = hands[s]
             r = _deal.play_deal(played, dealer, contract, declarer, multiplier, family, under, atop, declarations_on,
-                                policies, play_seed, belot_open, view, False, no_record, no_record, unused, unused,
-                                unused)
+                                policies, play_seed, belot_open, view, False, no_record, no_record, ctx, tt,
+                                scratch, None)  # mc plays with non-searching players only
             if r[10] == MADE:
                 made[k] += 1
             mine, theirs = (r[11], r[12]) if seat & 1 == 0 else (r[12], r[11])
