@@ -582,7 +582,12 @@ def _two_tricks_tt(ctx, tt, rem, leader, valat):
     return v
 
 
-@njit(cache=True)  # compiled on first use (an explicit signature would compile it at import)
+_SIG = "int64(int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64)"
+
+
+# An explicit signature (compiled at import): Numba's cache cannot reload a recursive function
+# compiled from an inferred signature (a second process crashed calling it from another kernel).
+@njit(_SIG, cache=True)
 def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha, beta, valat):
     """Fail-soft alpha-beta: future points of team ``ctx[C_TEAM]`` from this node.
 
