@@ -25,7 +25,6 @@ import numpy as np
 import pandas as pd
 
 from .cards import format_cards, popcount, to_mask
-from .kernels.estimate import bulgarian_scores, estimate_rollout
 from .kernels.scoring import HANGING, INSIDE, MADE
 from .players import policy_codes
 from .rules import Contract, Rules
@@ -137,6 +136,8 @@ def _play(hand, contracts, *, seat, dealer, known, multiplier, samples, players,
     if threads is not None:
         threads = _check_int(threads, "threads", 1, numba.config.NUMBA_NUM_THREADS)
 
+    from .kernels.estimate import estimate_rollout  # imports the solver (compiles its search) on first use
+
     rows = samples * len(contracts)
     small = np.empty((7, rows), dtype=np.int8)
     hands = np.empty((4, rows), dtype=np.uint32)
@@ -217,6 +218,8 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, known=None, sam
     rules, chosen, frame = _play(hand, contracts, seat=seat, dealer=dealer, known=known, multiplier=1,
                                  samples=samples, players=players, rules=rules, seed=seed, threads=threads,
                                  worlds=worlds)
+    from .kernels.estimate import bulgarian_scores
+
     team = seat % 2
     rows = {}
     for contract in chosen:

@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.extending import overload
 
 from ..players.dispatch import DD, NORMAL, PIMC, RANDOM, choose_card, random_card
-from ..players.search import S_WORLDS, SCRATCH_SIZE, dd_card, pimc_card, start_deal
+from ..players.search_scratch import S_WORLDS, SCRATCH_SIZE, start_deal
 from ..players.view import KNOWN, SIZE as VIEW_SIZE, next_trick, record_card, start_view
 from .bits import popcount
 from .auction import auction_hands, classic_final_hands, run_auction_params
@@ -18,7 +19,7 @@ from .declarations import declared_points, shown_cards
 from .play import beats, legal_mask
 from .rng import AUCTION_STREAM, DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, halves, next_u64, scale32, stream_start
 from .scoring import VOID, score_bulgarian, score_classic
-from .solver import CTX_SIZE
+from .solver_layout import CTX_SIZE
 from .tables import AT, NT, POINTS
 
 KING, QUEEN = 6, 5
@@ -121,15 +122,23 @@ def belot_cards(hand, contract):
     return cards
 
 
-@njit(cache=True)
-def search_card(search, policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
-    """The card of a searching player.  With ``search`` ``None`` (no seat searches, see
-    :func:`play_deal`) Numba prunes the search before typing, so the solver is not compiled."""
-    if search is None:
-        return -1  # unreachable: no seat searches
-    if policy == DD:  # perfect information: reads every hand
-        return dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch)
-    return pimc_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
+def search_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
+    """The card of a searching player (``dd`` or ``pimc``); callable from kernels only."""
+    raise NotImplementedError("search_card is compiled into the kernels (see _search_card_impl)")
+
+
+@overload(search_card)
+def _search_card_impl(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
+    # Imported here, when a kernel with a searching player is typed: importing the solver
+    # compiles its search, which plain simulations should not wait for.
+    from ..players.search import dd_card, pimc_card
+
+    def impl(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
+        if policy == DD:  # perfect information: reads every hand
+            return dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch)
+        return pimc_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
+
+    return impl
 
 
 @njit(cache=True)
@@ -190,7 +199,10 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
             if policy == RANDOM:  # the common case, kept inline
                 card = random_card(legal, r32)
             elif policy >= DD:
-                card = search_card(search, policy, legal, r32, hands, seat, view, family, ctx, tt, scratch)
+                if search is None:  # pruned by Numba when no seat searches: the solver is not compiled
+                    card = -1
+                else:
+                    card = search_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch)
             else:
                 card = choose_card(policy, legal, r32, hands[seat], seat, view, family)
             if needs_view:

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit, prange
 
 from ..players.dispatch import DD
-from ..players.search import new_gen, start_deal
+from ..players.search_scratch import new_gen, start_deal
 from .deal import belot_cards, fill_hands, play_deal, play_scratch, score_play, store_result
 from .rng import DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, below, stream_start
 from .scoring import score_bulgarian

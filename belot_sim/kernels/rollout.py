@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..players.search import start_deal
+from ..players.search_scratch import start_deal
 from .auction import MAX_CALLS, STATE_SIZE
 from .deal import auction_and_play, deal_pack, hands_from_pack, play_deal, play_scratch, store_result
 from .rng import CONTRACT_STREAM, PLAY_STREAM, WORLD_STREAM, below, stream_start

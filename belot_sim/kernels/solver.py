@@ -91,18 +91,11 @@ from .bits import ctz, popcount
 from .play import after_card, beats, legal_mask
 from .tables import AT, BEATS, NT, POINTS, STRONGER, SUIT, TRUMPS
 
-# --- ctx layout ------------------------------------------------------------------------------
-# ctx[0..3]: the four hands of the solve (fixed; a seat's cards are hand & remaining).
-C_CONTRACT, C_TEAM, C_UNDER, C_ATOP, C_BELOT, C_LAST, C_GEN, C_TTMASK, C_NODES = 4, 5, 6, 7, 8, 9, 10, 11, 12
-C_TEAMCARDS = 13   # the team's cards (both seats)
-C_POINTS = 16      # 32 card points, NT doubling applied
-C_MOVES = 48       # ordered move lists, 8 per depth (33 depths)
-C_SCORES = C_MOVES + 33 * 8
-C_HIST = C_SCORES + 33 * 8  # history bonus [team of the mover][card]
-C_VALS = C_HIST + 64  # values of the searched moves, by card, 32 per depth
-C_ZMASK = C_VALS + 33 * 32  # per suit: the 8-bit mask of its zero-point ranks (the weakest ones)
-C_CANON = C_ZMASK + 4      # [suit * 8 + live zero ranks]: canonical stand-in (see _canon)
-CTX_SIZE = C_CANON + 32
+# The layout lives in its own module so that plain kernels can size arrays without importing this
+# one; CTX_SIZE and MAX_GEN are re-exported for the callers of dd_value / dd_moves.
+from .solver_layout import (C_ATOP, C_BELOT, C_CANON, C_CONTRACT, C_GEN, C_HIST, C_LAST, C_MOVES,  # noqa: F401
+                            C_NODES, C_POINTS, C_SCORES, C_TEAM, C_TEAMCARDS, C_TTMASK, C_UNDER, C_VALS, C_ZMASK,
+                            CTX_SIZE, MAX_GEN)
 
 INF = 1 << 20
 QUEENS = 0x20202020
@@ -112,8 +105,6 @@ BELOT = 20
 GREEDY_MIN = 16
 #: Positions inside a trick are stored too when this many cards or more are left.
 MIDTT_MIN = 20
-#: Table entries: key word, then lb (16 bits) | ub (16) | best card (8) | generation (bits 40..62).
-MAX_GEN = (1 << 23) - 1
 _HASH_MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 
 

@@ -27,46 +27,16 @@ from numba import njit
 
 from ..kernels.bits import ctz, nth_card, popcount
 from ..kernels.rng import next_u64, scale32
-from ..kernels.solver import MAX_GEN, dd_best, dd_moves
+from ..kernels.solver import dd_best, dd_moves
+from .search_scratch import (S_DD_GEN, S_GEN, S_HANDS, S_OUT, S_POOL, S_REJECTED, S_SUM, S_WORLD_RNG,  # noqa: F401
+                             S_WORLDS, SCRATCH_SIZE, new_gen, start_deal)
 from .view import (AT_OVERTAKE_PARTNER, CONTRACT, EXCLUDED, KNOWN, LEADER, PLAYED, POS, TRICK, TRICK_CARD,
                    TRICKS_WON, UNDERTRUMP_REQUIRED)
-
-S_GEN = 0  # last table stamp handed out
-S_WORLD_RNG = 1  # the pimc world stream state (uint64 bits)
-S_WORLDS = 2  # layouts sampled per pimc decision
-S_DD_GEN = 3  # 3..4: stamp of the current deal's dd solves, per team (0 = none yet)
-S_REJECTED = 5  # layouts that needed the constrained fallback (statistics)
-S_OUT = 8  # 8..39: dd_moves output
-S_SUM = 40  # 40..71: pimc totals per card
-S_HANDS = 72  # 72..75: a sampled layout
-S_POOL = 76  # 76..107: the unseen cards to deal
-SCRATCH_SIZE = 108
 
 FULL = (1 << 32) - 1
 #: Uniform attempts (deal the unseen cards at random, keep the layout if it contradicts nothing)
 #: before the constrained fallback.
 UNIFORM_TRIES = 16
-
-
-@njit(cache=True)
-def start_deal(scratch, world_rng):
-    """Reset the per-deal state: new dd stamps on first use, the deal's world stream."""
-    scratch[S_DD_GEN] = 0
-    scratch[S_DD_GEN + 1] = 0
-    scratch[S_WORLD_RNG] = np.int64(world_rng)
-
-
-@njit(cache=True)
-def new_gen(scratch, tt):
-    """A fresh table stamp (the table is cleared when the stamps wrap)."""
-    gen = scratch[S_GEN] + 1
-    if gen > MAX_GEN:
-        tt[:] = 0
-        gen = 1
-        scratch[S_DD_GEN] = 0
-        scratch[S_DD_GEN + 1] = 0
-    scratch[S_GEN] = gen
-    return gen
 
 
 @njit(cache=True, inline="always")

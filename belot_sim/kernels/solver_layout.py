@@ -1,0 +1,18 @@
+"""The solver's context array layout and table stamps: plain constants, importable without
+compiling the solver (whose recursive search compiles when :mod:`.solver` is imported)."""
+
+# --- ctx layout ------------------------------------------------------------------------------
+# ctx[0..3]: the four hands of the solve (fixed; a seat's cards are hand & remaining).
+C_CONTRACT, C_TEAM, C_UNDER, C_ATOP, C_BELOT, C_LAST, C_GEN, C_TTMASK, C_NODES = 4, 5, 6, 7, 8, 9, 10, 11, 12
+C_TEAMCARDS = 13   # the team's cards (both seats)
+C_POINTS = 16      # 32 card points, NT doubling applied
+C_MOVES = 48       # ordered move lists, 8 per depth (33 depths)
+C_SCORES = C_MOVES + 33 * 8
+C_HIST = C_SCORES + 33 * 8  # history bonus [team of the mover][card]
+C_VALS = C_HIST + 64  # values of the searched moves, by card, 32 per depth
+C_ZMASK = C_VALS + 33 * 32  # per suit: the 8-bit mask of its zero-point ranks (the weakest ones)
+C_CANON = C_ZMASK + 4      # [suit * 8 + live zero ranks]: canonical stand-in (see _canon)
+CTX_SIZE = C_CANON + 32
+
+#: Table entries: key word, then lb (16 bits) | ub (16) | best card (8) | generation (bits 40..62).
+MAX_GEN = (1 << 23) - 1
