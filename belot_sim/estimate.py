@@ -80,7 +80,7 @@ class BidEstimate:
 
 # --- validation --------------------------------------------------------------------------
 
-def _fixed_cards(hand, seat: int, known, rules: Rules) -> np.ndarray:
+def _fixed_cards(hand, seat: int, known) -> np.ndarray:
     """The cards each seat is known to hold, validated: int64[4]."""
     mask = to_mask(hand, "hand")
     size = popcount(mask)
@@ -126,7 +126,7 @@ def _play(hand, contracts, *, seat, dealer, known, multiplier, samples, players,
     rules = Rules.coerce(rules)
     seat = _check_int(seat, "seat", 0, 3)
     fixed_dealer = -1 if dealer is None else _check_int(dealer, "dealer", 0, 3)
-    fixed = _fixed_cards(hand, seat, known, rules)
+    fixed = _fixed_cards(hand, seat, known)
     contracts = _contract_list(contracts, rules)
     check_multiplier(multiplier, rules)
     samples = _check_int(samples, "samples", 1, 10**8)

@@ -27,7 +27,8 @@ from belot_sim import reference as ref
 from belot_sim.cards import iter_cards, parse_cards, popcount
 from belot_sim.kernels.declarations import shown_cards
 from belot_sim.players import view as V
-from belot_sim.players.search import S_HANDS, S_REJECTED, S_WORLD_RNG, SCRATCH_SIZE, pimc_card, sample_layout
+from belot_sim.players.search import pimc_card, sample_layout
+from belot_sim.players.search_scratch import S_HANDS, S_REJECTED, S_WORLD_RNG, SCRATCH_SIZE
 from belot_sim.sim import simulate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))

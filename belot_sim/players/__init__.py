@@ -22,15 +22,21 @@ POLICY_CODES = {"random": 0, "easy": 1, "normal": 2, "hard": 3, "dd": 4, "pimc":
 SEARCH_PLAYERS = ("dd", "pimc")
 
 
-def policy_codes(players) -> tuple[int, int, int, int]:
-    """One policy name for all seats, or a 4-tuple of names (seats 0..3) → four codes."""
-    names = (players,) * 4 if isinstance(players, str) else tuple(players) if players is not None else ()
+def seat_codes(value, registry: dict[str, int], what: str) -> tuple[int, int, int, int]:
+    """One name for all seats, or a 4-tuple of names (seats 0..3) → four codes from ``registry``
+    (names are case-insensitive); a clear ValueError names a bad value and lists the choices."""
+    names = (value,) * 4 if isinstance(value, str) else tuple(value) if value is not None else ()
     if len(names) != 4:
-        raise ValueError(f"players must be one name or four names (seats 0..3), got {players!r}; "
-                         f"available players are {sorted(POLICY_CODES)}")
+        raise ValueError(f"{what}s must be one name or four names (seats 0..3), got {value!r}; "
+                         f"available {what}s are {sorted(registry)}")
     codes = []
     for name in names:
-        if not isinstance(name, str) or name.lower() not in POLICY_CODES:
-            raise ValueError(f"unknown player {name!r}: available players are {sorted(POLICY_CODES)}")
-        codes.append(POLICY_CODES[name.lower()])
+        if not isinstance(name, str) or name.lower() not in registry:
+            raise ValueError(f"unknown {what} {name!r}: available {what}s are {sorted(registry)}")
+        codes.append(registry[name.lower()])
     return tuple(codes)
+
+
+def policy_codes(players) -> tuple[int, int, int, int]:
+    """One policy name for all seats, or a 4-tuple of names (seats 0..3) → four codes."""
+    return seat_codes(players, POLICY_CODES, "player")

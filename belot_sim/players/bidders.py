@@ -170,16 +170,9 @@ def make_params(rules=None, **overrides) -> np.ndarray:
 
 def bidder_codes(bidders) -> tuple[int, int, int, int]:
     """One bidder name for all seats, or a 4-tuple of names (seats 0..3) → four codes."""
-    names = (bidders,) * 4 if isinstance(bidders, str) else tuple(bidders) if bidders is not None else ()
-    if len(names) != 4:
-        raise ValueError(f"bidders must be one name or four names (seats 0..3), got {bidders!r}; "
-                         f"available bidders are {sorted(BIDDER_CODES)}")
-    codes = []
-    for name in names:
-        if not isinstance(name, str) or name.lower() not in BIDDER_CODES:
-            raise ValueError(f"unknown bidder {name!r}: available bidders are {sorted(BIDDER_CODES)}")
-        codes.append(BIDDER_CODES[name.lower()])
-    return tuple(codes)
+    from . import seat_codes
+
+    return seat_codes(bidders, BIDDER_CODES, "bidder")
 
 
 # --- kernels -------------------------------------------------------------------------------

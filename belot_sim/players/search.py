@@ -28,8 +28,8 @@ from numba import njit
 from ..kernels.bits import ctz, nth_card, popcount
 from ..kernels.rng import next_u64, scale32
 from ..kernels.solver import dd_best, dd_moves
-from .search_scratch import (S_DD_GEN, S_GEN, S_HANDS, S_OUT, S_POOL, S_REJECTED, S_SUM, S_WORLD_RNG,  # noqa: F401
-                             S_WORLDS, SCRATCH_SIZE, new_gen, start_deal)
+from .search_scratch import (S_DD_GEN, S_HANDS, S_OUT, S_POOL, S_REJECTED, S_SUM, S_WORLD_RNG, S_WORLDS,
+                             new_gen)
 from .view import (AT_OVERTAKE_PARTNER, CONTRACT, EXCLUDED, KNOWN, LEADER, PLAYED, POS, TRICK, TRICK_CARD,
                    TRICKS_WON, UNDERTRUMP_REQUIRED)
 
