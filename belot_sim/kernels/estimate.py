@@ -12,12 +12,14 @@ from numba import njit, prange
 from ..players.dispatch import DD
 from ..players.search_scratch import new_gen, start_deal
 from .deal import belot_cards, fill_hands, play_deal, play_scratch, score_play, store_result
+from .rollout import SEARCH_CHUNK
 from .rng import DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, below, stream_start
 from .scoring import score_bulgarian
 from .solver import dd_value
 from .tables import AT, NT, POINTS
 
-CHUNK = 64  # layouts per parallel work item
+CHUNK = 64  # layouts per parallel work item with plain players (SEARCH_CHUNK with dd/pimc)
+
 
 
 @njit(cache=True)
@@ -87,14 +89,18 @@ def estimate_rollout(seed, n, fixed, contracts, declarer, fixed_dealer, multipli
     for seat in range(4):
         all_dd = all_dd and policies[seat] == DD
     k_contracts = len(contracts)
-    n_chunks = (n + CHUNK - 1) // CHUNK
+    # Parallel work items as in rollout: a searched layout costs milliseconds (far more for some
+    # layouts), so small items keep both threads busy to the end (measured: 64-layout items left
+    # one of two threads idle for a quarter of a dd bid table).
+    chunk_size = SEARCH_CHUNK if search is not None else CHUNK
+    n_chunks = (n + chunk_size - 1) // chunk_size
     for chunk in prange(n_chunks):
         hands = np.empty(4, dtype=np.int64)
         played = np.empty(4, dtype=np.int64)
         pool = np.empty(32, dtype=np.int64)
         trick = np.zeros(4, dtype=np.int64)
         belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds)
-        for i in range(chunk * CHUNK, min(n, (chunk + 1) * CHUNK)):
+        for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
             rng = deal_layout(seed, i, fixed, pool, hands)
             dealer = fixed_dealer
             if dealer < 0:
