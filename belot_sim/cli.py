@@ -104,7 +104,7 @@ def _cmd_bid(args: argparse.Namespace) -> int:
     start = time.perf_counter()
     table = bid_table(args.hand, seat=args.seat, dealer=args.dealer, known=known or None, samples=args.samples,
                       players=args.players, rules=args.rules, seed=args.seed, threads=args.threads,
-                      worlds=args.worlds)
+                      worlds=args.worlds, progress=args.progress)
     elapsed = time.perf_counter() - start
     print(format_bid_table(table))
     print(f"({elapsed:.2f} s, compilation included on a first run)")
@@ -181,6 +181,7 @@ def build_parser() -> argparse.ArgumentParser:
     bid.add_argument("--threads", type=_positive_int, default=None, help="Numba threads (default: all cores)")
     bid.add_argument("--worlds", type=_positive_int, default=20, help="layouts per pimc decision (default 20)")
     bid.add_argument("--csv", help="also write the table to this CSV file")
+    bid.add_argument("--progress", action="store_true", help="show progress on stderr")
     bid.set_defaults(func=_cmd_bid)
     return parser
 

@@ -17,6 +17,7 @@ stronger hands to coordinate); ``"hard"`` or ``"pimc"`` give realistic play.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -32,6 +33,10 @@ from .scoring import check_multiplier
 from .sim import DEFAULT_WORLDS, _categorize, _check_int, _deal_columns, _numba_threads, _search_token
 
 Z95 = 1.959963984540054
+#: Layouts per kernel call: bounds the temporary arrays; with dd/pimc play (milliseconds to seconds
+#: a layout) small blocks pace the progress display.
+BLOCK = 1 << 16
+SEARCH_BLOCK = 64
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -120,9 +125,10 @@ def _contract_list(contracts, rules: Rules) -> list[Contract]:
 
 # --- the runs ----------------------------------------------------------------------------
 
-def _play(hand, contracts, *, seat, dealer, known, multiplier, samples, players, rules, seed, threads, worlds):
-    """Validate, run the kernel, return ``(rules, contracts, frame)`` with one row per
-    (layout, contract), layouts major."""
+def _play(hand, contracts, *, seat, dealer, known, multiplier, samples, players, rules, seed, threads, worlds,
+          progress):
+    """Validate, run the kernel (in blocks of layouts, reporting progress on stderr when asked),
+    return ``(rules, contracts, frame)`` with one row per (layout, contract), layouts major."""
     rules = Rules.coerce(rules)
     seat = _check_int(seat, "seat", 0, 3)
     fixed_dealer = -1 if dealer is None else _check_int(dealer, "dealer", 0, 3)
@@ -135,18 +141,32 @@ def _play(hand, contracts, *, seat, dealer, known, multiplier, samples, players,
     policies = np.array(policy_codes(players), dtype=np.int64)
     if threads is not None:
         threads = _check_int(threads, "threads", 1, numba.config.NUMBA_NUM_THREADS)
+    if not isinstance(progress, bool):
+        raise TypeError(f"progress must be True or False, got {progress!r}")
 
     from .kernels.estimate import estimate_rollout  # imports the solver (compiles its search) on first use
 
-    rows = samples * len(contracts)
-    small = np.empty((7, rows), dtype=np.int8)
-    hands = np.empty((4, rows), dtype=np.uint32)
-    points = np.empty((11, rows), dtype=np.int16)
     codes = np.array([int(c) for c in contracts], dtype=np.int64)
+    search = _search_token(policies)
+    block = BLOCK if search is None else SEARCH_BLOCK
+    parts = []
     with _numba_threads(threads):
-        estimate_rollout(np.uint64(seed), samples, fixed, codes, seat, fixed_dealer, multiplier,
-                         int(rules.is_classic), rules.undertrump == "required", rules.at_overtake_partner,
-                         rules.declarations, policies, worlds, small, hands, points, _search_token(policies))
+        for start in range(0, samples, block):
+            size = min(block, samples - start)
+            rows = size * len(contracts)
+            part = (np.empty((7, rows), dtype=np.int8), np.empty((4, rows), dtype=np.uint32),
+                    np.empty((11, rows), dtype=np.int16))
+            estimate_rollout(np.uint64(seed), start, size, fixed, codes, seat, fixed_dealer, multiplier,
+                             int(rules.is_classic), rules.undertrump == "required", rules.at_overtake_partner,
+                             rules.declarations, policies, worlds, *part, search)
+            parts.append(part)
+            if progress:
+                print(f"\rbid estimate: {start + size:,}/{samples:,} layouts x {len(contracts)} contract"
+                      f"{'s' if len(contracts) > 1 else ''}", end="", file=sys.stderr, flush=True)
+        if progress:
+            print(file=sys.stderr)
+    small, hands, points = (np.concatenate([p[k] for p in parts], axis=1) if len(parts) > 1 else parts[0][k]
+                            for k in range(3))
     sample = np.repeat(np.arange(samples, dtype=np.int64), len(contracts))
     frame = pd.DataFrame(_deal_columns(sample, small, hands, points)).rename(columns={"deal_id": "sample"})
     _categorize(frame)
@@ -171,7 +191,7 @@ def _summary(frame: pd.DataFrame, contract: Contract, seat: int, samples: int) -
 
 def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, known=None, multiplier: int = 1,
                  samples: int = 1000, players="dd", rules: Rules | str = "bulgarian", seed: int = 0,
-                 threads: int | None = None, worlds: int = DEFAULT_WORLDS) -> BidEstimate:
+                 threads: int | None = None, worlds: int = DEFAULT_WORLDS, progress: bool = False) -> BidEstimate:
     """Estimate how a ``contract`` declared by ``seat`` holding ``hand`` fares.
 
     Parameters
@@ -189,19 +209,22 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, kn
         perfect information), ``"pimc"``, ``"hard"``, ``"normal"``, ``"easy"``, ``"random"``.
     rules, seed, threads, worlds : as :func:`belot_sim.simulate` (layout ``i`` depends only on
         ``(seed, i)``).
+    progress : print progress to stderr (a dd or pimc estimate of 1000 layouts takes seconds to
+        minutes).
 
     Returns a :class:`BidEstimate` (P(made)/P(hanging)/P(inside) with Wilson 95% intervals, mean
     match and raw points of each team, ``.frame`` one row per layout).
     """
     rules, contracts, frame = _play(hand, [contract], seat=seat, dealer=dealer, known=known, multiplier=multiplier,
                                     samples=samples, players=players, rules=rules, seed=seed, threads=threads,
-                                    worlds=worlds)
+                                    worlds=worlds, progress=progress)
     return _summary(frame, contracts[0], seat, samples)
 
 
 def bid_table(hand, *, seat: int = 0, dealer: int | None = None, known=None, samples: int = 1000, players="dd",
               rules: Rules | str = "bulgarian", seed: int = 0, threads: int | None = None,
-              worlds: int = DEFAULT_WORLDS, contracts=None, min_p_made: float = 0.5) -> pd.DataFrame:
+              worlds: int = DEFAULT_WORLDS, contracts=None, min_p_made: float = 0.5,
+              progress: bool = False) -> pd.DataFrame:
     """Every contract of the rules (or ``contracts``) evaluated on **the same** sampled layouts and
     play streams (common random numbers: differences between rows are not sampling noise).
 
@@ -211,13 +234,14 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, known=None, sam
     ``ev_redoubled`` (the same plays scored doubled/redoubled; bulgarian only), ``raw_bidding``,
     ``raw_defenders``.  ``recommended`` marks the call to make: the contract with the best ``ev``
     among those with ``p_made >= min_p_made`` — or no row when passing is best; the call is also
-    in ``table.attrs["recommended"]`` (``"pass"`` or a contract).  Arguments as :func:`estimate_bid`.
+    in ``table.attrs["recommended"]`` (``"pass"`` or a contract).  Arguments as :func:`estimate_bid`
+    (``progress`` counts layouts, each played under every contract).
     """
     if isinstance(min_p_made, bool) or not isinstance(min_p_made, (int, float)) or not 0 <= min_p_made <= 1:
         raise ValueError(f"min_p_made must be a probability in [0, 1], got {min_p_made!r}")
     rules, chosen, frame = _play(hand, contracts, seat=seat, dealer=dealer, known=known, multiplier=1,
                                  samples=samples, players=players, rules=rules, seed=seed, threads=threads,
-                                 worlds=worlds)
+                                 worlds=worlds, progress=progress)
     from .kernels.estimate import bulgarian_scores
 
     team = seat % 2

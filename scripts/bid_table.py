@@ -38,6 +38,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rules", default="bulgarian", choices=["bulgarian", "classic"])
     parser.add_argument("--seat", type=int, default=0)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--progress", action="store_true", help="show each hand's progress on stderr")
     args = parser.parse_args(argv)
 
     hands = (read_hands(args.hands_file) if args.hands_file else []) + args.hand
@@ -47,7 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     for k, hand in enumerate(hands, 1):
         try:
             table = bs.bid_table(hand, samples=args.samples, players=args.players, rules=args.rules,
-                                 seat=args.seat, seed=args.seed)
+                                 seat=args.seat, seed=args.seed, progress=args.progress)
         except (ValueError, TypeError) as error:
             print(f"hand {k} ({hand!r}): {error}", file=sys.stderr)
             return 2

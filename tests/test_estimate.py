@@ -7,6 +7,7 @@
 * a stronger trump never lowers P(made) on the same layouts;
 * the Wilson interval covers a synthetic Bernoulli about 95% of the time;
 * the dd fast path (one minimax solve) agrees with the solver and the reference scores;
+* runs in blocks of layouts give the same rows as one block, and report progress on stderr;
 * bad hands, contracts, sample counts, players → clear errors; the CLI prints the table.
 """
 
@@ -158,6 +159,7 @@ BAD = [
     (dict(known=["TS"]), "known must map"),
     (dict(known={1: "7S 8S 9S TS JS QS KS AS 7D"}), "known cards"),
     (dict(known={5: "TS"}), "known seat"),
+    (dict(progress="yes"), "progress"),
 ]
 
 
@@ -193,3 +195,21 @@ def test_every_layout_uses_only_unseen_cards():
         assert hands[3] & parse_cards(HAND5) == parse_cards(HAND5)
         assert all(popcount(h) == 8 for h in hands)
         assert not any(c in iter_cards(hands[0]) for c in iter_cards(parse_cards(HAND5)))
+
+
+@pytest.mark.parametrize("players, attr, samples", [("hard", "BLOCK", 23), ("dd", "SEARCH_BLOCK", 5)])
+def test_blocks_of_layouts_give_the_same_rows(monkeypatch, capsys, players, attr, samples):
+    from belot_sim import estimate
+
+    hand = HAND5 if players == "hard" else "JH 9H AH KS 7C TC AC 8D"
+    args = dict(samples=samples, players=players, seed=4, contracts=["C", "AT"] if players == "dd" else None)
+    whole = bs.bid_table(hand, **args)
+    whole_est = bs.estimate_bid(hand, "C", samples=samples, players=players, seed=4)
+    monkeypatch.setattr(estimate, attr, 2)  # ceil(samples / 2) kernel calls
+    blocks = bs.bid_table(hand, progress=True, **args)
+    err = capsys.readouterr().err
+    assert f"{samples}/{samples} layouts" in err and err.count("\r") == (samples + 1) // 2
+    blocks_est = bs.estimate_bid(hand, "C", samples=samples, players=players, seed=4)
+    assert whole.equals(blocks)
+    assert whole_est.frame.equals(blocks_est.frame)
+    assert capsys.readouterr().err == ""  # no progress unless asked

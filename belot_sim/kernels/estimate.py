@@ -73,11 +73,11 @@ def minimax_result(hands, dealer, contract, declarer, multiplier, family, undert
 
 
 @njit(cache=True, parallel=True)
-def estimate_rollout(seed, n, fixed, contracts, declarer, fixed_dealer, multiplier, family, undertrump_required,
-                     at_overtake_partner, declarations_on, policies, worlds, small_out, hands_out, points_out,
-                     search):
-    """Play layouts ``0..n-1`` (see :func:`deal_layout`) once per contract of ``contracts``;
-    row ``i * len(contracts) + k`` is layout ``i`` under ``contracts[k]``.
+def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, multiplier, family,
+                     undertrump_required, at_overtake_partner, declarations_on, policies, worlds, small_out,
+                     hands_out, points_out, search):
+    """Play layouts ``start .. start+n-1`` (see :func:`deal_layout`) once per contract of
+    ``contracts``; row ``i * len(contracts) + k`` is layout ``start + i`` under ``contracts[k]``.
 
     The dealer is ``fixed_dealer``, or drawn per layout when -1.  Every contract of a layout is
     played with the same play and world streams.  With ``dd`` in every seat a suit or NT contract
@@ -101,7 +101,8 @@ def estimate_rollout(seed, n, fixed, contracts, declarer, fixed_dealer, multipli
         trick = np.zeros(4, dtype=np.int64)
         belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds)
         for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
-            rng = deal_layout(seed, i, fixed, pool, hands)
+            layout = start + i
+            rng = deal_layout(seed, layout, fixed, pool, hands)
             dealer = fixed_dealer
             if dealer < 0:
                 rng, dealer = below(rng, 4)
@@ -116,9 +117,9 @@ def estimate_rollout(seed, n, fixed, contracts, declarer, fixed_dealer, multipli
                                                          ctx, tt, scratch, trick)
                 else:
                     if search is not None:
-                        start_deal(scratch, stream_start(seed, i, WORLD_STREAM))
+                        start_deal(scratch, stream_start(seed, layout, WORLD_STREAM))
                     r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, undertrump_required,
-                                  at_overtake_partner, declarations_on, policies, stream_start(seed, i, PLAY_STREAM),
+                                  at_overtake_partner, declarations_on, policies, stream_start(seed, layout, PLAY_STREAM),
                                   belot_open, view, False, no_record, no_record, ctx, tt, scratch, search)
                 store_result(small_out, points_out, row, dealer, contracts[k], declarer, multiplier, 0, r)
 
