@@ -33,10 +33,10 @@ from .scoring import check_multiplier
 from .sim import DEFAULT_WORLDS, _categorize, _check_int, _deal_columns, _numba_threads, _search_token
 
 Z95 = 1.959963984540054
-#: Layouts per kernel call: bounds the temporary arrays; with dd/pimc play (milliseconds to seconds
-#: a layout) small blocks pace the progress display.
+#: Layouts per kernel call when progress is shown (otherwise one call: each call ends by waiting
+#: for its slowest layout, which cost a dd table a tenth of its two-thread use with 64-layout blocks).
 BLOCK = 1 << 16
-SEARCH_BLOCK = 64
+SEARCH_BLOCK = 128
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -148,7 +148,7 @@ def _play(hand, contracts, *, seat, dealer, known, multiplier, samples, players,
 
     codes = np.array([int(c) for c in contracts], dtype=np.int64)
     search = _search_token(policies)
-    block = BLOCK if search is None else SEARCH_BLOCK
+    block = (BLOCK if search is None else SEARCH_BLOCK) if progress else samples
     parts = []
     with _numba_threads(threads):
         for start in range(0, samples, block):

@@ -205,11 +205,11 @@ def test_blocks_of_layouts_give_the_same_rows(monkeypatch, capsys, players, attr
     args = dict(samples=samples, players=players, seed=4, contracts=["C", "AT"] if players == "dd" else None)
     whole = bs.bid_table(hand, **args)
     whole_est = bs.estimate_bid(hand, "C", samples=samples, players=players, seed=4)
-    monkeypatch.setattr(estimate, attr, 2)  # ceil(samples / 2) kernel calls
+    assert capsys.readouterr().err == ""  # no progress unless asked
+    monkeypatch.setattr(estimate, attr, 2)  # with progress: ceil(samples / 2) kernel calls
     blocks = bs.bid_table(hand, progress=True, **args)
     err = capsys.readouterr().err
     assert f"{samples}/{samples} layouts" in err and err.count("\r") == (samples + 1) // 2
-    blocks_est = bs.estimate_bid(hand, "C", samples=samples, players=players, seed=4)
+    blocks_est = bs.estimate_bid(hand, "C", samples=samples, players=players, seed=4, progress=True)
     assert whole.equals(blocks)
     assert whole_est.frame.equals(blocks_est.frame)
-    assert capsys.readouterr().err == ""  # no progress unless asked
