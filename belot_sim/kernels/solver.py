@@ -573,6 +573,59 @@ def _two_tricks_tt(ctx, tt, rem, leader, valat):
     return v
 
 
+@njit(cache=True, inline="always")
+def _cash_points(ctx, rem, casher, mate, opp1, opp2, contract, free, order, trun):
+    """Points surely taken when ``casher`` (a hand, holding the lead) cashes its masters one after
+    the other: in each plain suit the run of top cards it holds — all of it when ``free`` (nobody
+    can ruff), else as many rounds as each opponent holding trumps can still follow — plus the
+    cards the three others must give to those rounds: their cheapest of the suit, and when void
+    their cheapest other cards (``trun``, top trumps counted elsewhere, left out: they may be the
+    ones discarded).  Returns ``(points, the run cards, the suits cashed)``."""
+    sure = 0
+    rounds = 0
+    runs = 0
+    suits = 0
+    u0 = 0  # the others' cheapest cards of the cashed suits, one per round
+    u1 = 0
+    u2 = 0
+    for s in range(4):
+        if s == contract:
+            continue
+        sh = 8 * s
+        run = np.int64(TOP_RUN[order, (rem >> sh) & 0xFF, (casher >> sh) & 0xFF]) << sh
+        if run == 0:
+            continue
+        runs |= run
+        m = popcount(run)
+        if not free:
+            if opp1 & SUIT[contract]:  # an opponent without trumps cannot ruff
+                m = min(m, popcount(opp1 & SUIT[s]))
+            if opp2 & SUIT[contract]:
+                m = min(m, popcount(opp2 & SUIT[s]))
+            if m == 0:
+                continue
+        sure += _suit_extreme(ctx, (run >> sh) & 0xFF, sh, m, STRONGEST_RANK[order])
+        rounds += m
+        suits |= SUIT[s]
+        u0 |= _weakest(opp1 >> sh, m, WEAKEST_RANK[order]) << sh
+        u1 |= _weakest(mate >> sh, m, WEAKEST_RANK[order]) << sh
+        u2 |= _weakest(opp2 >> sh, m, WEAKEST_RANK[order]) << sh
+    if rounds:
+        # A hand void in a cashed suit still gives a card to each round: at least its cheapest
+        # cards beyond those counted.
+        sure += _points_of(ctx, u0 | u1 | u2)
+        r = rounds - popcount(u0)
+        if r > 0:
+            sure += _cheapest_points(ctx, opp1 & ~u0 & ~trun, r)
+        r = rounds - popcount(u1)
+        if r > 0:
+            sure += _cheapest_points(ctx, mate & ~u1 & ~trun, r)
+        r = rounds - popcount(u2)
+        if r > 0:
+            sure += _cheapest_points(ctx, opp2 & ~u2 & ~trun, r)
+    return sure, runs, suits
+
+
 _SIG = "int64(int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64)"
 
 
@@ -638,93 +691,14 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
         f3 = _ld(ctx, (leader + 3) & 3) & rem
         free = contract >= NT or ((f1 | f3) & SUIT[contract]) == 0
         order = 1 if contract == AT else 0
-        cash = 0
-        sure = 0
-        rounds = 0
-        u1 = 0  # the followers' cheapest cards of the cashed suits, one per round
-        u2 = 0
-        u3 = 0
-        for s in range(4):
-            if s == contract:
-                continue
-            sh = 8 * s
-            run = np.int64(TOP_RUN[order, (rem >> sh) & 0xFF, (lhand >> sh) & 0xFF]) << sh
-            if run == 0:
-                continue
-            if free:
-                m = popcount(run)
-                cash |= run
-                sure += _points_of(ctx, run)
-            else:
-                m = popcount(run)
-                if f1 & SUIT[contract]:  # an opponent without trumps cannot ruff
-                    m = min(m, popcount(f1 & SUIT[s]))
-                if f3 & SUIT[contract]:
-                    m = min(m, popcount(f3 & SUIT[s]))
-                if m == 0:
-                    continue
-                sure += _suit_extreme(ctx, (run >> sh) & 0xFF, sh, m, STRONGEST_RANK[order])
-            rounds += m
-            u1 |= _weakest(f1 >> sh, m, WEAKEST_RANK[order]) << sh
-            u2 |= _weakest(f2 >> sh, m, WEAKEST_RANK[order]) << sh
-            u3 |= _weakest(f3 >> sh, m, WEAKEST_RANK[order]) << sh
-        if rounds:
-            # A follower void in a cashed suit still gives a card to each round: at least its
-            # cheapest cards beyond those counted (the top trumps counted above left out: they
-            # may be the ones discarded).
-            sure += _points_of(ctx, u1 | u2 | u3)
-            r = rounds - popcount(u1)
-            if r > 0:
-                sure += _cheapest_points(ctx, f1 & ~u1 & ~trun, r)
-            r = rounds - popcount(u2)
-            if r > 0:
-                sure += _cheapest_points(ctx, f2 & ~u2 & ~trun, r)
-            r = rounds - popcount(u3)
-            if r > 0:
-                sure += _cheapest_points(ctx, f3 & ~u3 & ~trun, r)
+        sure, runs, _suits = _cash_points(ctx, rem, lhand, f2, f1, f3, contract, free, order, trun)
+        cash = runs if free else 0  # the leader's masters when nobody can ruff them
         if cash != lhand:
             # Or the leader leads a suit whose top card its partner holds: the partner wins that
-            # trick and then cashes its masters (as many rounds as above, the others giving cards
-            # as above).  The larger of the two lines counts.
-            psure = 0
-            entry = False
-            prounds = 0
-            v0 = 0
-            v1 = 0
-            v3 = 0
-            for s in range(4):
-                if s == contract:
-                    continue
-                sh = 8 * s
-                prun = np.int64(TOP_RUN[order, (rem >> sh) & 0xFF, (f2 >> sh) & 0xFF]) << sh
-                if prun == 0:
-                    continue
-                m = popcount(prun)
-                if not free:
-                    if f1 & SUIT[contract]:
-                        m = min(m, popcount(f1 & SUIT[s]))
-                    if f3 & SUIT[contract]:
-                        m = min(m, popcount(f3 & SUIT[s]))
-                if m:
-                    psure += _suit_extreme(ctx, (prun >> sh) & 0xFF, sh, m, STRONGEST_RANK[order])
-                    prounds += m
-                    v1 |= _weakest(f1 >> sh, m, WEAKEST_RANK[order]) << sh
-                    v0 |= _weakest(lhand >> sh, m, WEAKEST_RANK[order]) << sh
-                    v3 |= _weakest(f3 >> sh, m, WEAKEST_RANK[order]) << sh
-                    entry = entry or (lhand & SUIT[s]) != 0
-            if entry:
-                psure += _points_of(ctx, v0 | v1 | v3)
-                r = prounds - popcount(v1)
-                if r > 0:
-                    psure += _cheapest_points(ctx, f1 & ~v1 & ~trun, r)
-                r = prounds - popcount(v0)
-                if r > 0:
-                    psure += _cheapest_points(ctx, lhand & ~v0 & ~trun, r)
-                r = prounds - popcount(v3)
-                if r > 0:
-                    psure += _cheapest_points(ctx, f3 & ~v3 & ~trun, r)
-                if psure > sure:
-                    sure = psure
+            # trick and then cashes its masters the same way.  The larger of the two lines counts.
+            psure, _runs, suits = _cash_points(ctx, rem, f2, lhand, f1, f3, contract, free, order, trun)
+            if lhand & suits and psure > sure:
+                sure = psure
         if sure or cash:
             if (leader & 1) == team:
                 if cash == lhand:  # the leader takes every remaining trick
