@@ -1076,6 +1076,21 @@ def _trick_state(trick, n_trick, leader, contract):
 
 
 @njit(cache=True)
+def _root(hands, leader, trick, n_trick, contract, undertrump_required, at_overtake_partner, c_):
+    """The root position of :func:`dd_moves` / :func:`dd_best`: (led suit, winning card, its seat,
+    table cards, table points, cards in the hands, seat to move, its legal cards)."""
+    led, win, winner, tcards = _trick_state(trick, n_trick, leader, contract)
+    tpts = _points_of(c_, tcards)
+    rem = hands[0] | hands[1] | hands[2] | hands[3]
+    seat = (leader + n_trick) & 3
+    legal = hands[seat]
+    if n_trick > 0:
+        legal = legal_mask(legal, led, win, ((winner ^ seat) & 1) == 0, contract, undertrump_required,
+                           at_overtake_partner)
+    return led, win, winner, tcards, tpts, rem, seat, legal
+
+
+@njit(cache=True)
 def dd_value(hands, leader, trick, n_trick, contract, team, family, undertrump_required, at_overtake_partner,
              valat, ctx, tt, gen):
     """Exact double-dummy value for ``team`` (see the module docstring).
@@ -1120,21 +1135,14 @@ def dd_moves(hands, leader, trick, n_trick, contract, team, family, undertrump_r
     make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtake_partner, gen, tt.shape[0] // 2 - 1)
     c_ = ctx.ctypes.data
     t_ = tt.ctypes.data
-    led, win, winner, tcards = _trick_state(trick, n_trick, leader, contract)
-    tpts = _points_of(c_, tcards)
-    rem = hands[0] | hands[1] | hands[2] | hands[3]
+    led, win, winner, tcards, tpts, rem, seat, legal = _root(hands, leader, trick, n_trick, contract,
+                                                             undertrump_required, at_overtake_partner, c_)
     for c in range(32):
         out[c] = -1
     if rem == 0:
         return 0
     pos = n_trick
-    seat = (leader + pos) & 3
     hand = hands[seat]
-    if pos == 0:
-        legal = hand
-    else:
-        legal = legal_mask(hand, led, win, ((winner ^ seat) & 1) == 0, contract, undertrump_required,
-                           at_overtake_partner)
     belot_cards = ctx[C_BELOT]
     vl = 1 if valat else 0
     others = (rem | tcards) & ~hand
@@ -1212,19 +1220,11 @@ def dd_best(hands, leader, trick, n_trick, contract, team, family, undertrump_re
                      valat, ctx, tt, gen)
     c_ = ctx.ctypes.data
     t_ = tt.ctypes.data
-    led, win, winner, tcards = _trick_state(trick, n_trick, leader, contract)
-    tpts = _points_of(c_, tcards)
-    rem = hands[0] | hands[1] | hands[2] | hands[3]
+    led, win, winner, tcards, tpts, rem, seat, legal = _root(hands, leader, trick, n_trick, contract,
+                                                             undertrump_required, at_overtake_partner, c_)
     if rem == 0:
         return -1, 0
     pos = n_trick
-    seat = (leader + pos) & 3
-    hand = hands[seat]
-    if pos == 0:
-        legal = hand
-    else:
-        legal = legal_mask(hand, led, win, ((winner ^ seat) & 1) == 0, contract, undertrump_required,
-                           at_overtake_partner)
     belot_cards = ctx[C_BELOT]
     vl = 1 if valat else 0
     m = legal
