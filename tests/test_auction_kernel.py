@@ -233,13 +233,19 @@ def test_heuristic_opens_all_trumps_and_no_trumps():
     assert heuristic_first_call("AC AD AS TC TS") == ka.CALL_NT
 
 
-def test_heuristic_doubles_when_holding_their_trumps_and_redoubles_when_strong():
+def response_to_clubs(bidder: int, hand_text: str, rng: int) -> tuple[int, np.ndarray]:
+    """Seat 1's call (and the auction state) after seat 0 opens clubs (dealer 3, bulgarian)."""
     state = new_state()
     ka.auction_start(state, 3, 0, -1)
     ka.apply_call(state, ka.CALL_C, 0, True, -1)  # seat 0 bids clubs
     legal = ka.legal_calls(state, 1, 0, True, -1)
-    call = bd.choose_call(bd.HEURISTIC, legal, np.uint64(0), bs.parse_cards("JC 9C AC 7C AS"), 1, state, 0, -1,
+    call = bd.choose_call(bidder, legal, np.uint64(rng), bs.parse_cards(hand_text), 1, state, 0, -1,
                           bd.DEFAULT_PARAMS)
+    return call, state
+
+
+def test_heuristic_doubles_when_holding_their_trumps_and_redoubles_when_strong():
+    call, state = response_to_clubs(bd.HEURISTIC, "JC 9C AC 7C AS", 0)
     assert call == ka.DOUBLE
     ka.apply_call(state, ka.DOUBLE, 0, True, -1)  # seat 1 doubles
     legal = ka.legal_calls(state, 2, 0, True, -1)
@@ -342,12 +348,7 @@ def test_mc_bids_a_strong_hand_and_passes_a_weak_one():
 
 
 def test_mc_doubles_a_contract_it_holds_the_trumps_of():
-    state = new_state()
-    ka.auction_start(state, 3, 0, -1)
-    ka.apply_call(state, ka.CALL_C, 0, True, -1)  # seat 0 bids clubs
-    legal = ka.legal_calls(state, 1, 0, True, -1)
-    call = bd.choose_call(bd.MC_BIDDER, legal, np.uint64(7), bs.parse_cards("JC 9C AC TC KC"), 1, state, 0, -1,
-                          bd.DEFAULT_PARAMS)
+    call, _ = response_to_clubs(bd.MC_BIDDER, "JC 9C AC TC KC", 7)
     assert call == ka.DOUBLE
 
 

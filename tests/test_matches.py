@@ -289,12 +289,5 @@ BAD_INPUTS = [
 
 
 @pytest.mark.parametrize("kwargs, pattern", BAD_INPUTS, ids=[repr(k) for k, _ in BAD_INPUTS])
-def test_bad_input_raises_before_any_kernel(monkeypatch, kwargs, pattern):
-    def no_kernel(*args, **kw):
-        raise AssertionError("a kernel ran before the input was checked")
-
-    monkeypatch.setattr(matches_module, "play_matches", no_kernel)
-    kwargs = dict(kwargs)
-    n = kwargs.pop("n", 10)
-    with pytest.raises((ValueError, TypeError), match=pattern):
-        bs.simulate_matches(n, **kwargs)
+def test_bad_input_raises_before_any_kernel(rejected_before_kernel, kwargs, pattern):
+    rejected_before_kernel(matches_module, "play_matches", bs.simulate_matches, kwargs, pattern)

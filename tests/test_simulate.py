@@ -528,15 +528,8 @@ BAD_INPUTS = [
 
 
 @pytest.mark.parametrize("kwargs, pattern", BAD_INPUTS, ids=[repr(k) for k, _ in BAD_INPUTS])
-def test_bad_input_raises_before_any_kernel(monkeypatch, kwargs, pattern):
-    def no_kernel(*args, **kw):
-        raise AssertionError("a kernel ran before the input was checked")
-
-    monkeypatch.setattr(sim_module, "rollout", no_kernel)
-    kwargs = dict(kwargs)
-    n = kwargs.pop("n", 10)
-    with pytest.raises((ValueError, TypeError), match=pattern):
-        simulate(n, **kwargs)
+def test_bad_input_raises_before_any_kernel(rejected_before_kernel, kwargs, pattern):
+    rejected_before_kernel(sim_module, "rollout", simulate, kwargs, pattern)
 
 
 def test_csv_written_atomically(tmp_path):
