@@ -14,7 +14,7 @@ from ..players.dispatch import DD, NORMAL, PIMC, RANDOM, choose_card, random_car
 from ..players.search_scratch import S_WORLDS, SCRATCH_SIZE, start_deal
 from ..players.view import KNOWN, SIZE as VIEW_SIZE, next_trick, record_card, start_view
 from .bits import popcount
-from .auction import auction_hands, classic_final_hands, run_auction_params
+from .auction import STATE_SIZE, auction_hands, classic_final_hands, run_auction_params
 from .declarations import declared_points, shown_cards
 from .play import beats, legal_mask
 from .rng import AUCTION_STREAM, DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, halves, next_u64, scale32, stream_start
@@ -50,6 +50,14 @@ def play_scratch(policies, worlds):
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     scratch[S_WORLDS] = worlds
     return belot_open, view, no_record, ctx, tt, scratch
+
+
+@njit(cache=True)
+def deal_scratch():
+    """One thread's arrays for dealing a pack and holding its auction (:func:`auction_and_play`):
+    ``(pack, hands, hands5, auction_state)``."""
+    return (np.empty(32, dtype=np.int64), np.empty(4, dtype=np.int64), np.empty(4, dtype=np.int64),
+            np.empty(STATE_SIZE, dtype=np.int64))
 
 
 @njit(cache=True)

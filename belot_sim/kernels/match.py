@@ -13,11 +13,9 @@ The match progress mirrors :meth:`belot_sim.scoring.MatchProgress.after_deal` ex
 
 from __future__ import annotations
 
-import numpy as np
 from numba import njit, prange
 
-from .auction import STATE_SIZE
-from .deal import auction_and_play, deal_pack, play_scratch, store_result
+from .deal import auction_and_play, deal_pack, deal_scratch, play_scratch, store_result
 from .rng import MATCH_STREAM, below, stream_start
 from .scoring import HANGING, MADE, VOID
 
@@ -105,10 +103,7 @@ def play_matches(seed, match_ids, cap, chunk_size, target, family, all_no_trumps
     n = len(match_ids)
     n_chunks = (n + chunk_size - 1) // chunk_size
     for chunk in prange(n_chunks):
-        pack = np.empty(32, dtype=np.int64)
-        hands = np.empty(4, dtype=np.int64)
-        hands5 = np.empty(4, dtype=np.int64)
-        auction_state = np.empty(STATE_SIZE, dtype=np.int64)
+        pack, hands, hands5, auction_state = deal_scratch()
         belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds)
         for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
             match_id = match_ids[i]

@@ -11,8 +11,9 @@ import numpy as np
 from numba import njit, prange
 
 from ..players.search_scratch import start_deal
-from .auction import MAX_CALLS, STATE_SIZE
-from .deal import auction_and_play, deal_pack, hands_from_pack, play_deal, play_scratch, store_result
+from .auction import MAX_CALLS
+from .deal import (auction_and_play, deal_pack, deal_scratch, hands_from_pack, play_deal, play_scratch,
+                   store_result)
 from .rng import CONTRACT_STREAM, PLAY_STREAM, WORLD_STREAM, below, stream_start
 
 CHUNK = 512  # deals per parallel work item (scratch arrays are allocated once per chunk)
@@ -45,11 +46,8 @@ def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_decla
     chunk_size = SEARCH_CHUNK if searching else CHUNK
     n_chunks = (n + chunk_size - 1) // chunk_size
     for chunk in prange(n_chunks):
-        pack = np.empty(32, dtype=np.int64)
-        hands = np.empty(4, dtype=np.int64)
-        hands5 = np.empty(4, dtype=np.int64)
+        pack, hands, hands5, auction_state = deal_scratch()
         no_calls = np.empty(MAX_CALLS, dtype=np.int8)
-        auction_state = np.empty(STATE_SIZE, dtype=np.int64)
         belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds)
         for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
             deal_id = start + i
