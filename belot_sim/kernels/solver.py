@@ -557,16 +557,32 @@ def _two_tricks(ctx, rem, leader, valat):
 
 
 @njit(cache=True, inline="always")
+def _boundary_key(ctx, rem, leader, valat):
+    """Table key of a trick-start position (zero-point cards canonical, see :func:`_canon`)."""
+    return _canon(ctx, rem) | (leader << 32) | (valat << 34)
+
+
+@njit(cache=True, inline="always")
+def _tt_probe(ctx, tt, key):
+    """``(slot, entry)``: the slot of ``key``'s two-slot bucket that holds it (else the first
+    one), and its entry word when it is this solve's (generation stamp), else -1."""
+    idx = (((key * _HASH_MUL) >> 38) & _ld(ctx, C_TTMASK)) * 2
+    if _ld(tt, idx) != key and _ld(tt, idx ^ 2) == key:
+        idx ^= 2
+    if _ld(tt, idx) == key:
+        e = _ld(tt, idx + 1)
+        if (e >> 40) == _ld(ctx, C_GEN):
+            return idx, e
+    return idx, np.int64(-1)
+
+
+@njit(cache=True, inline="always")
 def _two_tricks_tt(ctx, tt, rem, leader, valat):
     """:func:`_two_tricks` through the table (stored exact)."""
-    key = _canon(ctx, rem) | (leader << 32) | (valat << 34)
-    tt_idx = (((key * _HASH_MUL) >> 38) & _ld(ctx, C_TTMASK)) * 2
-    if _ld(tt, tt_idx) != key and _ld(tt, tt_idx ^ 2) == key:
-        tt_idx ^= 2
-    if _ld(tt, tt_idx) == key:
-        e = _ld(tt, tt_idx + 1)
-        if (e >> 40) == _ld(ctx, C_GEN):
-            return e & 0xFFFF
+    key = _boundary_key(ctx, rem, leader, valat)
+    tt_idx, e = _tt_probe(ctx, tt, key)
+    if e >= 0:
+        return e & 0xFFFF
     v = _two_tricks(ctx, rem, leader, valat)
     _st(tt, tt_idx, key)
     _st(tt, tt_idx + 1, v | (v << 16) | (0xFF << 32) | (_ld(ctx, C_GEN) << 40))
@@ -737,28 +753,8 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
             return lo
         lb = lo
         ub = hi
-        key = _canon(ctx, rem) | (leader << 32) | (valat << 34)
-        tt_idx = (((key * _HASH_MUL) >> 38) & _ld(ctx, C_TTMASK)) * 2
-        if _ld(tt, tt_idx) != key and _ld(tt, tt_idx ^ 2) == key:
-            tt_idx ^= 2
-        if _ld(tt, tt_idx) == key:
-            e = _ld(tt, tt_idx + 1)
-            if (e >> 40) == _ld(ctx, C_GEN):
-                elb = e & 0xFFFF
-                eub = (e >> 16) & 0xFFFF
-                ttmove = (e >> 32) & 0xFF
-                if elb > lb:
-                    lb = elb
-                if eub < ub:
-                    ub = eub
-                if lb >= beta or lb == ub:
-                    return lb
-                if ub <= alpha:
-                    return ub
-        if lb > alpha:
-            alpha = lb
-        if ub < beta:
-            beta = ub
+        key = _boundary_key(ctx, rem, leader, valat)
+        tt_idx = 0  # a stored position (its slot is found below)
     else:
         if hi <= alpha:
             return hi
@@ -773,27 +769,23 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
             tc &= tc - 1
             c3 = ctz(tc) & 31
             key = rem | (c1 << 32) | (c2 << 37) | (c3 << 42) | (leader << 47) | (pos << 49) | (valat << 51)
-            tt_idx = (((key * _HASH_MUL) >> 38) & _ld(ctx, C_TTMASK)) * 2
-            if _ld(tt, tt_idx) != key and _ld(tt, tt_idx ^ 2) == key:
-                tt_idx ^= 2
-            if _ld(tt, tt_idx) == key:
-                e = _ld(tt, tt_idx + 1)
-                if (e >> 40) == _ld(ctx, C_GEN):
-                    elb = e & 0xFFFF
-                    eub = (e >> 16) & 0xFFFF
-                    ttmove = (e >> 32) & 0xFF
-                    if elb > lb:
-                        lb = elb
-                    if eub < ub:
-                        ub = eub
-                    if lb >= beta or lb == ub:
-                        return lb
-                    if ub <= alpha:
-                        return ub
-            if lb > alpha:
-                alpha = lb
-            if ub < beta:
-                beta = ub
+            tt_idx = 0  # stored too
+    if tt_idx >= 0:
+        tt_idx, e = _tt_probe(ctx, tt, key)
+        if e >= 0:
+            ttmove = (e >> 32) & 0xFF
+            if e & 0xFFFF > lb:
+                lb = e & 0xFFFF
+            if (e >> 16) & 0xFFFF < ub:
+                ub = (e >> 16) & 0xFFFF
+            if lb >= beta or lb == ub:
+                return lb
+            if ub <= alpha:
+                return ub
+        if lb > alpha:
+            alpha = lb
+        if ub < beta:
+            beta = ub
     a0 = alpha
     b0 = beta
     seat = (leader + pos) & 3
@@ -893,21 +885,16 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
             gain = tpts + _ld(ctx, C_POINTS + card) if wteam == team else 0
             if (belot_cards >> card) & 1 and (rem >> (card ^ 3)) & 1 and (card >> 3) == led:
                 gain += BELOT
-            ckey = _canon(ctx, rem ^ (1 << card)) | (nwinner << 32) | (nvl << 34)
-            cidx = (((ckey * _HASH_MUL) >> 38) & _ld(ctx, C_TTMASK)) * 2
-            if _ld(tt, cidx) != ckey:
-                cidx ^= 2
-            if _ld(tt, cidx) == ckey:
-                e = _ld(tt, cidx + 1)
-                if (e >> 40) == _ld(ctx, C_GEN):
-                    if maxnode:
-                        v = gain + (e & 0xFFFF)
-                        if v >= beta:
-                            return v
-                    else:
-                        v = gain + ((e >> 16) & 0xFFFF)
-                        if v <= alpha:
-                            return v
+            _cidx, e = _tt_probe(ctx, tt, _boundary_key(ctx, rem ^ (1 << card), nwinner, nvl))
+            if e >= 0:
+                if maxnode:
+                    v = gain + (e & 0xFFFF)
+                    if v >= beta:
+                        return v
+                else:
+                    v = gain + ((e >> 16) & 0xFFFF)
+                    if v <= alpha:
+                        return v
     # --- search the children ----------------------------------------------------------------
     best = -INF if maxnode else INF
     bestcard = 0xFF
