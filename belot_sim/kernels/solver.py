@@ -470,8 +470,9 @@ def _trick_result(ctx, a, b, c, d, leader, contract):
 
 @njit(cache=True)
 def _two_tricks(ctx, rem, leader, valat):
-    """Exact value of a position with two cards in every hand: plain minimax over the at most
-    16 ways to play the first of the two tricks (the second is forced)."""
+    """Exact value of a position with two cards in every hand: alpha-beta over the at most 16 ways
+    to play the first of the two tricks (the second is forced).  Values are negated when the
+    leader's side minimises, so every level alternates max/min the same way."""
     contract = _ld(ctx, C_CONTRACT)
     team = _ld(ctx, C_TEAM)
     under = _ld(ctx, C_UNDER) == 1
@@ -484,16 +485,16 @@ def _two_tricks(ctx, rem, leader, valat):
     h1 = _ld(ctx, s1) & rem
     h2 = _ld(ctx, s2) & rem
     h3 = _ld(ctx, s3) & rem
-    max0 = (leader & 1) == team  # seats leader and leader + 2 maximise iff max0
-    best0 = -INF if max0 else INF
+    sign = 1 if (leader & 1) == team else -1  # seats leader and leader + 2 maximise sign * value
+    best0 = -INF
     m0 = _ld(ctx, leader) & rem
     while m0:
         a = ctz(m0)
         m0 &= m0 - 1
         led = a >> 3
-        best1 = INF if max0 else -INF
+        best1 = INF
         m1 = legal_mask(h1, led, a, False, contract, under, atop)
-        while m1:
+        while m1 and best1 > best0:
             b = ctz(m1)
             m1 &= m1 - 1
             w1 = a
@@ -501,9 +502,9 @@ def _two_tricks(ctx, rem, leader, valat):
             if beats(b, a, contract):
                 w1 = b
                 ws1 = s1
-            best2 = -INF if max0 else INF
+            best2 = -INF
             m2 = legal_mask(h2, led, w1, ws1 == leader, contract, under, atop)
-            while m2:
+            while m2 and best2 < best1:
                 c = ctz(m2)
                 m2 &= m2 - 1
                 w2 = w1
@@ -511,9 +512,9 @@ def _two_tricks(ctx, rem, leader, valat):
                 if beats(c, w1, contract):
                     w2 = c
                     ws2 = s2
-                best3 = INF if max0 else -INF
+                best3 = INF
                 m3 = legal_mask(h3, led, w2, ws2 == s1, contract, under, atop)
-                while m3:
+                while m3 and best3 > best2:
                     d = ctz(m3)
                     m3 &= m3 - 1
                     wt, p1 = _trick_result(ctx, a, b, c, d, leader, contract)
@@ -533,27 +534,16 @@ def _two_tricks(ctx, rem, leader, valat):
                         v += p2 + last
                         if valat == 1 and (wt & 1) == team:
                             v += VALAT
-                    if max0:
-                        if v < best3:
-                            best3 = v
-                    elif v > best3:
+                    v *= sign
+                    if v < best3:
                         best3 = v
-                if max0:
-                    if best3 > best2:
-                        best2 = best3
-                elif best3 < best2:
+                if best3 > best2:
                     best2 = best3
-            if max0:
-                if best2 < best1:
-                    best1 = best2
-            elif best2 > best1:
+            if best2 < best1:
                 best1 = best2
-        if max0:
-            if best1 > best0:
-                best0 = best1
-        elif best1 < best0:
+        if best1 > best0:
             best0 = best1
-    return best0
+    return sign * best0
 
 
 @njit(cache=True, inline="always")
