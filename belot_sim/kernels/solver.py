@@ -632,6 +632,31 @@ def _cash_points(ctx, rem, casher, mate, opp1, opp2, contract, free, order, trun
     return sure, runs, suits
 
 
+@njit(cache=True, inline="always")
+def _child(ctx, card, rem, leader, pos, led, win, winner, tcards, tpts, valat, contract, team, belot_cards):
+    """The position after ``card`` is played by the seat to move: ``(gain, rem, leader, pos, led, win,
+    winner, tcards, tpts, valat)``.  ``gain``: what it brings team ``team`` at once - an open
+    belot's first card played in its own suit (20); the trick it completes, with the last trick's
+    points and the valat when it ends the deal.  A completed trick leads to the next trick's start."""
+    bit = 1 << card
+    nrem = rem ^ bit
+    gain = 0
+    if (belot_cards >> card) & 1 and (rem >> (card ^ 3)) & 1:
+        # First card of an open belot of the team: it counts if played in its own suit.
+        if pos == 0 or (card >> 3) == led:
+            gain = BELOT
+    nled, nwin, nwinner = after_card(pos, card, (leader + pos) & 3, led, win, winner, contract)
+    npts = tpts + _ld(ctx, C_POINTS + card)
+    if pos < 3:
+        return gain, nrem, leader, pos + 1, nled, nwin, nwinner, tcards | bit, npts, valat
+    nvl = valat if (nwinner & 1) == team else 0
+    if (nwinner & 1) == team:
+        gain += npts
+        if nrem == 0:
+            gain += _ld(ctx, C_LAST) + VALAT * nvl
+    return gain, nrem, nwinner, np.int64(0), np.int64(-1), np.int64(0), nwinner, np.int64(0), np.int64(0), nvl
+
+
 _SIG = "int64(int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64, int64)"
 
 
@@ -648,9 +673,6 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
     ``ctx``/``tt``: addresses of the context and table arrays.
     """
     _st(ctx, C_NODES, _ld(ctx, C_NODES) + 1)
-    # Literal arguments in the recursive calls would ask Numba for other specialisations.
-    zero = np.int64(0)
-    none = np.int64(-1)
     contract = _ld(ctx, C_CONTRACT)
     team = _ld(ctx, C_TEAM)
     belot_cards = _ld(ctx, C_BELOT)
@@ -894,7 +916,6 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
     for i in range(n):
         card = _ld(ctx, base + i)
         bit = 1 << card
-        nrem = rem ^ bit
         p = _ld(ctx, C_POINTS + card)
         # Quasi-equivalence: a card d of the same hand and suit already searched, with no card of
         # another hand (or the table) between them in the contract order, leads to an isomorphic
@@ -934,28 +955,13 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
                 _st(ctx, vbase + card, bound)
                 done |= bit
                 continue
-        gain = 0
-        if (belot_cards >> card) & 1 and (rem >> (card ^ 3)) & 1:
-            # First card of an open belot of the team: it counts if played in its own suit.
-            if pos == 0 or (card >> 3) == led:
-                gain = BELOT
-        nled, nwin, nwinner = after_card(pos, card, seat, led, win, winner, contract)
-        npts = tpts + p
-        if pos == 3:
-            wteam = nwinner & 1
-            nvl = valat if wteam == team else 0
-            if wteam == team:
-                gain += npts
-            if nrem == 0:
-                if wteam == team:
-                    gain += _ld(ctx, C_LAST) + VALAT * nvl
-                v = gain
-            else:
-                v = gain + _node(ctx, tt, nrem, nwinner, zero, none, zero, nwinner, zero, zero, rpts - p,
-                                 alpha - gain, beta - gain, nvl)
+        gain, nrem, nleader, npos, nled, nwin, nwinner, ntcards, ntpts, nvl = _child(
+            ctx, card, rem, leader, pos, led, win, winner, tcards, tpts, valat, contract, team, belot_cards)
+        if nrem == 0:
+            v = gain
         else:
-            v = gain + _node(ctx, tt, nrem, leader, pos + 1, nled, nwin, nwinner, tcards | bit, npts, rpts - p,
-                             alpha - gain, beta - gain, valat)
+            v = gain + _node(ctx, tt, nrem, nleader, npos, nled, nwin, nwinner, ntcards, ntpts, rpts - p,
+                             alpha - gain, beta - gain, nvl)
         _st(ctx, vbase + card, v)
         done |= bit
         if maxnode:
@@ -1130,12 +1136,7 @@ def dd_moves(hands, leader, trick, n_trick, contract, team, family, undertrump_r
         card = ctz(m)
         m &= m - 1
         bit = 1 << card
-        nrem = rem ^ bit
         p = ctx[C_POINTS + card]
-        gain = 0
-        if (belot_cards >> card) & 1 and (rem >> (card ^ 3)) & 1:
-            if pos == 0 or (card >> 3) == led:
-                gain = BELOT
         # A card of the same suit already valued, with no card of another hand between them, gives
         # an isomorphic game: the value differs by at most the difference of their points.
         lo = 0
@@ -1160,22 +1161,12 @@ def dd_moves(hands, leader, trick, n_trick, contract, team, family, undertrump_r
             out[card] = lo
             done |= bit
             continue
-        nled, nwin, nwinner = after_card(pos, card, seat, led, win, winner, contract)
-        npts = tpts + p
-        if pos == 3:
-            wteam = nwinner & 1
-            nvl = vl if wteam == team else 0
-            if wteam == team:
-                gain += npts
-            if nrem == 0:
-                if wteam == team:
-                    gain += ctx[C_LAST] + VALAT * nvl
-                out[card] = gain
-            else:
-                out[card] = gain + _exact(c_, t_, nrem, nwinner, 0, -1, 0, nwinner, 0, 0, nvl, lo - gain, hi - gain,
-                                          guess - gain, 2)
+        gain, nrem, nleader, npos, nled, nwin, nwinner, ntcards, ntpts, nvl = _child(
+            c_, card, rem, leader, pos, led, win, winner, tcards, tpts, vl, contract, team, belot_cards)
+        if nrem == 0:
+            out[card] = gain
         else:
-            out[card] = gain + _exact(c_, t_, nrem, leader, pos + 1, nled, nwin, nwinner, tcards | bit, npts, vl,
+            out[card] = gain + _exact(c_, t_, nrem, nleader, npos, nled, nwin, nwinner, ntcards, ntpts, nvl,
                                       lo - gain, hi - gain, guess - gain, 2)
         guess = out[card]
         done |= bit
@@ -1210,30 +1201,10 @@ def dd_best(hands, leader, trick, n_trick, contract, team, family, undertrump_re
         m &= m - 1
         if m == 0:
             return card, value  # some card keeps the value: the last one left does
-        bit = 1 << card
-        nrem = rem ^ bit
-        gain = 0
-        if (belot_cards >> card) & 1 and (rem >> (card ^ 3)) & 1:
-            if pos == 0 or (card >> 3) == led:
-                gain = BELOT
-        nled, nwin, nwinner = after_card(pos, card, seat, led, win, winner, contract)
-        npts = tpts + ctx[C_POINTS + card]
-        if pos == 3:
-            wteam = nwinner & 1
-            nvl = vl if wteam == team else 0
-            if wteam == team:
-                gain += npts
-                if nrem == 0:
-                    gain += ctx[C_LAST] + VALAT * nvl
-            need = value - gain
-            if need <= 0:
-                return card, value
-            if nrem != 0 and _node(c_, t_, nrem, nwinner, 0, -1, 0, nwinner, 0, 0, _points_of(c_, nrem), need - 1,
-                                   need, nvl) >= need:
-                return card, value
-        else:
-            need = value - gain
-            if need <= 0 or _node(c_, t_, nrem, leader, pos + 1, nled, nwin, nwinner, tcards | bit, npts,
-                                  _points_of(c_, nrem), need - 1, need, vl) >= need:
-                return card, value
+        gain, nrem, nleader, npos, nled, nwin, nwinner, ntcards, ntpts, nvl = _child(
+            c_, card, rem, leader, pos, led, win, winner, tcards, tpts, vl, contract, team, belot_cards)
+        need = value - gain
+        if need <= 0 or (nrem != 0 and _node(c_, t_, nrem, nleader, npos, nled, nwin, nwinner, ntcards, ntpts,
+                                             _points_of(c_, nrem), need - 1, need, nvl) >= need):
+            return card, value
     return -1, value
