@@ -187,6 +187,22 @@ def test_search_players_are_deterministic_across_threads_and_ranges():
     assert not np.array_equal(more_worlds[1]["card"].to_numpy(), one[1]["card"].to_numpy())
 
 
+def test_progress_blocks_give_the_same_deals(monkeypatch, capsys):
+    """With progress shown, searching players run in blocks of SEARCH_BLOCK deals; without it, in
+    one call.  Same deals and plays either way."""
+    from belot_sim import sim as sim_module
+
+    players = ("pimc", "dd", "hard", "dd")
+    whole = simulate(7, players=players, seed=8, worlds=3, plays=True)
+    assert capsys.readouterr().err == ""
+    monkeypatch.setattr(sim_module, "SEARCH_BLOCK", 3)
+    blocks = simulate(7, players=players, seed=8, worlds=3, plays=True, progress=True)
+    err = capsys.readouterr().err
+    assert err.count("\r") == 3 and "7/7 deals" in err
+    pd.testing.assert_frame_equal(whole[0], blocks[0])
+    pd.testing.assert_frame_equal(whole[1], blocks[1])
+
+
 def test_dd_beats_hard_in_a_duplicate_tournament():
     table = bs.tournament("dd", "hard", 60, seed=2)
     assert table.loc["all", "ci_low"] > 0, table
