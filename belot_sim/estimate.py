@@ -17,7 +17,6 @@ stronger hands to coordinate); ``"hard"`` or ``"pimc"`` give realistic play.
 from __future__ import annotations
 
 import math
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -30,7 +29,7 @@ from .kernels.scoring import HANGING, INSIDE, MADE
 from .players import policy_codes
 from .rules import Contract, Rules
 from .scoring import check_multiplier
-from .sim import DEFAULT_WORLDS, _categorize, _check_int, _deal_columns, _numba_threads, _search_token
+from .sim import DEFAULT_WORLDS, _Progress, _categorize, _check_int, _deal_columns, _numba_threads, _search_token
 
 Z95 = 1.959963984540054
 #: Layouts per kernel call when progress is shown (otherwise one call: each call ends by waiting
@@ -150,7 +149,8 @@ def _play(hand, contracts, *, seat, dealer, known, multiplier, samples, players,
     search = _search_token(policies)
     block = (BLOCK if search is None else SEARCH_BLOCK) if progress else samples
     parts = []
-    with _numba_threads(threads):
+    unit = f"layouts x {len(contracts)} contract{'s' if len(contracts) > 1 else ''}"
+    with _numba_threads(threads), _Progress(progress, "bid estimate", samples, unit) as shown:
         for start in range(0, samples, block):
             size = min(block, samples - start)
             rows = size * len(contracts)
@@ -160,11 +160,7 @@ def _play(hand, contracts, *, seat, dealer, known, multiplier, samples, players,
                              int(rules.is_classic), rules.undertrump == "required", rules.at_overtake_partner,
                              rules.declarations, policies, worlds, *part, search)
             parts.append(part)
-            if progress:
-                print(f"\rbid estimate: {start + size:,}/{samples:,} layouts x {len(contracts)} contract"
-                      f"{'s' if len(contracts) > 1 else ''}", end="", file=sys.stderr, flush=True)
-        if progress:
-            print(file=sys.stderr)
+            shown.update(start + size)
     small, hands, points = (np.concatenate([p[k] for p in parts], axis=1) if len(parts) > 1 else parts[0][k]
                             for k in range(3))
     sample = np.repeat(np.arange(samples, dtype=np.int64), len(contracts))

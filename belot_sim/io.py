@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 import tempfile
 from pathlib import Path
 
@@ -39,7 +38,7 @@ def simulate_to_parquet(path: str | os.PathLike, n: int, *, block: int = 1_000_0
         import pyarrow.parquet as pq
     except ImportError as error:  # pragma: no cover - depends on the environment
         raise ImportError("simulate_to_parquet needs pyarrow: pip install 'belot-sim[parquet]'") from error
-    from .sim import simulate
+    from .sim import _Progress, simulate
 
     if simulate_kwargs.get("plays"):
         raise ValueError("simulate_to_parquet writes the deals frame only; plays=True is not supported")
@@ -51,6 +50,7 @@ def simulate_to_parquet(path: str | os.PathLike, n: int, *, block: int = 1_000_0
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
     os.close(fd)
     writer = None
+    shown = _Progress(progress, "simulate_to_parquet", n, "deals")
     try:
         for offset in range(0, max(n, 1), block):
             frame = simulate(min(block, n - offset), start=start + offset, **simulate_kwargs)
@@ -58,9 +58,7 @@ def simulate_to_parquet(path: str | os.PathLike, n: int, *, block: int = 1_000_0
             if writer is None:
                 writer = pq.ParquetWriter(tmp, table.schema)
             writer.write_table(table)
-            if progress:
-                print(f"\rsimulate_to_parquet: {offset + len(frame):,}/{n:,} deals", end="", file=sys.stderr,
-                      flush=True)
+            shown.update(offset + len(frame))
         writer.close()
         writer = None
         os.replace(tmp, path)
@@ -69,6 +67,5 @@ def simulate_to_parquet(path: str | os.PathLike, n: int, *, block: int = 1_000_0
             writer.close()
         Path(tmp).unlink(missing_ok=True)
         raise
-    if progress:
-        print(file=sys.stderr)
+    shown.close()
     return path

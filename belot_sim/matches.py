@@ -8,7 +8,6 @@ which fixes its cards (:func:`belot_sim.kernels.deal.deal_pack`), auction and pl
 
 from __future__ import annotations
 
-import sys
 
 import numba
 import numpy as np
@@ -21,8 +20,8 @@ from .kernels.match import (DEAL_ID_STRIDE, M_DEALER, M_DEALS, M_SCORE0, M_SCORE
 from .players import policy_codes
 from .players.bidders import BIDDER_CODES, bidder_codes, make_params
 from .rules import Rules
-from .sim import (DEFAULT_WORLDS, _call_frame, _categorize, _check_int, _deal_columns, _numba_threads, _play_frame,
-                  _search_token, _searching)
+from .sim import (DEFAULT_WORLDS, _call_frame, _categorize, _check_int, _deal_columns, _join_blocks, _numba_threads,
+                  _play_frame, _Progress, _search_token, _searching)
 
 MATCH_COLUMNS = ("match_id", "first_dealer", "winner", "score0", "score1", "deals", "target")
 #: Columns of the ``deals`` frame besides ``match_id, deal`` and the ``simulate`` deal columns.
@@ -97,7 +96,7 @@ def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="rando
             rules.at_overtake_partner, rules.declarations, bidder_array, bid_params, policies, worlds,
             1 if slow else MATCH_CHUNK)
     cap = min(FIRST_CAP, max_deals)
-    with _numba_threads(threads):
+    with _numba_threads(threads), _Progress(progress, "simulate_matches", n, "matches") as shown:
         blocks = []
         offset = 0
         while offset < n or not blocks:
@@ -106,12 +105,8 @@ def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="rando
             frames, cap = _play_block(seed, ids, cap, max_deals, args, plays, calls)
             blocks.append(frames)
             offset += size
-            if progress:
-                print(f"\rsimulate_matches: {offset:,}/{n:,} matches", end="", file=sys.stderr, flush=True)
-        if progress:
-            print(file=sys.stderr)
-    frames = [pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
-              for parts in ([b[k] for b in blocks] for k in range(len(blocks[0])))]
+            shown.update(offset)
+    frames = _join_blocks(blocks, range(len(blocks[0])))
     _categorize(frames[1])
     return tuple(frames)
 

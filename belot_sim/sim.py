@@ -60,6 +60,34 @@ def _numba_threads(threads: int | None):
         numba.set_num_threads(previous)
 
 
+class _Progress:
+    """Counts on one stderr line (``label: done/total unit``), ended by a newline when the block
+    ends; silent unless ``shown``."""
+
+    def __init__(self, shown: bool, label: str, total: int, unit: str):
+        self.shown, self.label, self.total, self.unit = shown, label, total, unit
+
+    def update(self, done: int) -> None:
+        if self.shown:
+            print(f"\r{self.label}: {done:,}/{self.total:,} {self.unit}", end="", file=sys.stderr, flush=True)
+
+    def close(self) -> None:
+        if self.shown:
+            print(file=sys.stderr)
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+def _join_blocks(blocks: list, wanted: Iterable[int]) -> list[pd.DataFrame]:
+    """Frame ``k`` of every block, concatenated, for each ``k`` in ``wanted``."""
+    return [pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
+            for parts in ([b[k] for b in blocks] for k in wanted)]
+
+
 def _contract_plan(contract, rules: Rules) -> tuple[np.ndarray, bool]:
     """``(contracts to cycle, random?)`` from the ``contract=`` argument."""
     if contract is None or (isinstance(contract, str) and contract.lower() == "random"):
@@ -142,18 +170,13 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     params = (random_contract, len(rules.contracts), fixed_declarer, multiplier, int(rules.is_classic),
               rules.undertrump == "required", rules.at_overtake_partner, rules.declarations,
               auction, bidder_array, bid_params, rules.all_no_trumps)
-    with _numba_threads(threads):
+    with _numba_threads(threads), _Progress(progress, "simulate", n, "deals") as shown:
         blocks = []
         for offset in range(0, max(n, 1), block):
             size = min(block, n - offset)
             blocks.append(_run_block(seed, start + offset, size, contracts, params, policies, worlds, plays, calls))
-            if progress:
-                print(f"\rsimulate: {offset + size:,}/{n:,} deals", end="", file=sys.stderr, flush=True)
-        if progress:
-            print(file=sys.stderr)
-    wanted = [k for k, asked in enumerate((True, plays, calls)) if asked]
-    frames = [pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
-              for parts in ([b[k] for b in blocks] for k in wanted)]
+            shown.update(offset + size)
+    frames = _join_blocks(blocks, [k for k, asked in enumerate((True, plays, calls)) if asked])
     deals = frames[0]
     _categorize(deals)
     return tuple(frames) if len(frames) > 1 else deals
