@@ -1060,8 +1060,9 @@ def _trick_state(trick, n_trick, leader, contract):
 
 @njit(cache=True)
 def _root(hands, leader, trick, n_trick, contract, undertrump_required, at_overtake_partner, c_):
-    """The root position of :func:`dd_moves` / :func:`dd_best`: (led suit, winning card, its seat,
-    table cards, table points, cards in the hands, seat to move, its legal cards)."""
+    """The root position of :func:`dd_value`, :func:`dd_moves` and :func:`dd_best`: (led suit,
+    winning card, its seat, table cards, table points, cards in the hands, seat to move, its legal
+    cards)."""
     led, win, winner, tcards = _trick_state(trick, n_trick, leader, contract)
     tpts = _points_of(c_, tcards)
     rem = hands[0] | hands[1] | hands[2] | hands[3]
@@ -1093,13 +1094,12 @@ def dd_value(hands, leader, trick, n_trick, contract, team, family, undertrump_r
     to whoever wins the trick in progress and are part of the value.
     """
     make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtake_partner, gen, tt.shape[0] // 2 - 1)
-    led, win, winner, tcards = _trick_state(trick, n_trick, leader, contract)
-    tpts = _points_of(ctx.ctypes.data, tcards)
-    rem = hands[0] | hands[1] | hands[2] | hands[3]
+    c_ = ctx.ctypes.data
+    led, win, winner, tcards, tpts, rem, _seat, _legal = _root(hands, leader, trick, n_trick, contract,
+                                                               undertrump_required, at_overtake_partner, c_)
     if rem == 0:
         return 0
     vl = 1 if valat else 0
-    c_ = ctx.ctypes.data
     # First probe at a greedy playout's value, then bisection (measured: stepping from the
     # guess, as dd_moves does, costs more on the hard deals: the guess is rough).
     guess = _playout(c_, rem, leader, vl) if n_trick == 0 else -1

@@ -12,8 +12,9 @@
 
 Both only search when the seat has a choice (one legal card is simply played).  ``dd`` is
 deterministic (ties go to the lowest card index), so a deal with every seat ``dd`` has a single
-outcome; ``pimc`` breaks ties uniformly with the decision's ``r32`` (the play stream).  The layouts come from the deal's own world stream
-(``rng.WORLD_STREAM``), kept in ``scratch``: reproducible and independent of threads.
+outcome; ``pimc`` breaks ties uniformly with the decision's ``r32`` (the play stream).  The
+layouts come from the deal's own world stream (``rng.WORLD_STREAM``), kept in ``scratch``:
+reproducible and independent of threads.
 
 ``scratch`` (int64[SCRATCH_SIZE]) holds the table stamp, the world stream, the worlds per
 decision and per-decision work space; ``ctx``/``tt`` are the solver's context and table (one per
