@@ -8,7 +8,6 @@ which fixes its cards (:func:`belot_sim.kernels.deal.deal_pack`), auction and pl
 
 from __future__ import annotations
 
-
 import numba
 import numpy as np
 import pandas as pd
