@@ -495,12 +495,18 @@ def _tt_probe(ctx, tt, key):
 
 
 @njit(cache=True, inline="always")
-def _entry_bounds(e, lb, ub):
-    """``(best card, lb, ub)``: the bounds ``lb``/``ub`` tightened by the table entry ``e`` (-1: none;
-    best card 0xFF then)."""
-    if e < 0:
-        return np.int64(0xFF), lb, ub
-    return (e >> 32) & 0xFF, max(lb, e & 0xFFFF), min(ub, (e >> 16) & 0xFFFF)
+def _entry_bounds(e, lb, ub, alpha, beta):
+    """``(best card, lb, ub, settled, value)``: the bounds ``lb``/``ub`` tightened by the table entry
+    ``e`` (-1: none; best card 0xFF then); ``settled`` when they decide a search of the window
+    (``alpha``, ``beta``) without searching, whose fail-soft result is then ``value``."""
+    card = np.int64(0xFF)
+    if e >= 0:
+        card = (e >> 32) & 0xFF
+        lb = max(lb, e & 0xFFFF)
+        ub = min(ub, (e >> 16) & 0xFFFF)
+    if lb >= beta or lb == ub:
+        return card, lb, ub, True, lb
+    return card, lb, ub, ub <= alpha, ub
 
 
 @njit(cache=True, inline="always")
@@ -686,6 +692,14 @@ def _child(ctx, card, rem, leader, pos, led, win, winner, tcards, tpts, valat, c
 
 
 @njit(cache=True, inline="always")
+def _options(ctx, hand, led, win, partner_winning, rem, contract, under, atop, merge):
+    """The cards a follower tries: its legal ones, without those equivalent to a stronger one of
+    the same hand when ``merge`` (:func:`_reduce`)."""
+    legal = legal_mask(hand, led, win, partner_winning, contract, under, atop)
+    return _reduce(legal, rem, contract, ctx) if merge else legal
+
+
+@njit(cache=True, inline="always")
 def _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, merge):
     """``(value, best lead)``: fail-soft alpha-beta over the ways to play the trick starting at a
     trick start, in plain loops (window ``a0``, ``b0``; ``first``: a lead to try first; ``merge``:
@@ -724,35 +738,21 @@ def _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, merge):
         led = a >> 3
         best1 = INF
         a1 = max(alpha, best0)
-        m1 = legal_mask(h1, led, a, False, contract, under, atop)
-        if merge:
-            m1 = _reduce(m1, rem, contract, ctx)
+        m1 = _options(ctx, h1, led, a, False, rem, contract, under, atop, merge)
         while m1 and best1 > a1:
             b = ctz(m1)
             m1 &= m1 - 1
-            w1 = a
-            ws1 = leader
-            if beats(b, a, contract):
-                w1 = b
-                ws1 = s1
+            w1, ws1 = (b, s1) if beats(b, a, contract) else (a, leader)
             best2 = -INF
             b2 = min(beta, best1)
-            m2 = legal_mask(h2, led, w1, ws1 == leader, contract, under, atop)
-            if merge:
-                m2 = _reduce(m2, rem, contract, ctx)
+            m2 = _options(ctx, h2, led, w1, ws1 == leader, rem, contract, under, atop, merge)
             while m2 and best2 < b2:
                 c = ctz(m2)
                 m2 &= m2 - 1
-                w2 = w1
-                ws2 = ws1
-                if beats(c, w1, contract):
-                    w2 = c
-                    ws2 = s2
+                w2, ws2 = (c, s2) if beats(c, w1, contract) else (w1, ws1)
                 best3 = INF
                 a3 = max(a1, best2)
-                m3 = legal_mask(h3, led, w2, ws2 == s1, contract, under, atop)
-                if merge:
-                    m3 = _reduce(m3, rem, contract, ctx)
+                m3 = _options(ctx, h3, led, w2, ws2 == s1, rem, contract, under, atop, merge)
                 while m3 and best3 > a3:
                     d = ctz(m3)
                     m3 &= m3 - 1
@@ -827,11 +827,9 @@ def _endgame(ctx, tt, rem, leader, valat, alpha, beta):
     if lo >= beta:
         return lo
     tt_idx, e = _tt_probe(ctx, tt, key)
-    first, lb, ub = _entry_bounds(e, lo, hi)
-    if lb >= beta or lb == ub:
-        return lb
-    if ub <= alpha:
-        return ub
+    first, lb, ub, settled, value = _entry_bounds(e, lo, hi, alpha, beta)
+    if settled:
+        return value
     a0 = max(alpha, lb)
     b0 = min(beta, ub)
     best, bestcard = _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, True)
@@ -894,11 +892,9 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
             tt_idx = 0  # stored too
     if tt_idx >= 0:
         tt_idx, e = _tt_probe(ctx, tt, key)
-        ttmove, lb, ub = _entry_bounds(e, lb, ub)
-        if lb >= beta or lb == ub:
-            return lb
-        if ub <= alpha:
-            return ub
+        ttmove, lb, ub, settled, value = _entry_bounds(e, lb, ub, alpha, beta)
+        if settled:
+            return value
         if lb > alpha:
             alpha = lb
         if ub < beta:
