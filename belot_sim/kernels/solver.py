@@ -912,9 +912,10 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
     moves = _reduce(legal, rem | tcards, contract, ctx)
     maxnode = (seat & 1) == team
     if n_rem == 9:
-        # The last card before two tricks are left: every child is exact (stored, or by
-        # _two_tricks), so a plain loop with the cutoff replaces the search (each child counts
-        # as a node).
+        # The last card before two tricks are left (reached only from a root inside one of the
+        # last three tricks; from a trick start the trick loops of _endgame play it): every child
+        # is exact (stored, or by _endgame), so a plain loop with the cutoff replaces the search
+        # (each child counts as a node).
         best = -INF if maxnode else INF
         m = moves
         while m:
