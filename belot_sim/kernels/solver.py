@@ -475,6 +475,13 @@ def _trick_result(ctx, a, b, c, d, leader, contract):
 
 
 @njit(cache=True, inline="always")
+def _in_play(ctx, rem, pts, valat):
+    """Everything team ``ctx[C_TEAM]`` can still get: ``pts`` (the points of the cards in the hands
+    and on the table), the last trick, its open AT belots and the valat while it is alive."""
+    return pts + _ld(ctx, C_LAST) + BELOT * popcount(_ld(ctx, C_BELOT) & rem & (rem >> 1) & QUEENS) + VALAT * valat
+
+
+@njit(cache=True, inline="always")
 def _boundary_key(ctx, rem, leader, valat):
     """Table key of a trick-start position (zero-point cards canonical, see :func:`_canon`)."""
     return _canon(ctx, rem) | (leader << 32) | (valat << 34)
@@ -510,6 +517,14 @@ def _entry_bounds(e, lb, ub, alpha, beta):
 
 
 @njit(cache=True, inline="always")
+def _tt_put(ctx, tt, tt_idx, key, lb, ub, card):
+    """Write the entry ``key``: bounds ``lb``/``ub`` (0 .. 0xFFFF), best card (0xFF: none), this
+    solve's generation stamp (the layout is in :mod:`.solver_layout`)."""
+    _st(tt, tt_idx, key)
+    _st(tt, tt_idx + 1, lb | (ub << 16) | (card << 32) | (_ld(ctx, C_GEN) << 40))
+
+
+@njit(cache=True, inline="always")
 def _tt_store(ctx, tt, tt_idx, key, best, a0, b0, lb, ub, bestcard):
     """Store what a search of window (``a0``, ``b0``) returning the fail-soft ``best`` proved, on top
     of the bounds ``lb``/``ub`` known before it, in the slot ``tt_idx`` found by :func:`_tt_probe`."""
@@ -530,10 +545,7 @@ def _tt_store(ctx, tt, tt_idx, key, best, a0, b0, lb, ub, bestcard):
                 (_ld(tt, other + 1) >> 40) != gen
                 or popcount(_ld(tt, other) & 0xFFFFFFFF) < popcount(_ld(tt, tt_idx) & 0xFFFFFFFF)):
             tt_idx = other
-    if lb < 0:
-        lb = 0
-    _st(tt, tt_idx, key)
-    _st(tt, tt_idx + 1, lb | (ub << 16) | (bestcard << 32) | (_ld(ctx, C_GEN) << 40))
+    _tt_put(ctx, tt, tt_idx, key, max(lb, 0), ub, bestcard)
 
 
 @njit(cache=True, inline="always")
@@ -811,13 +823,12 @@ def _endgame(ctx, tt, rem, leader, valat, alpha, beta):
         if e >= 0:
             return e & 0xFFFF
         v, _card = _trick_loops(ctx, tt, rem, leader, valat, 8, -INF, INF, 0xFF, False)
-        _st(tt, tt_idx, key)
-        _st(tt, tt_idx + 1, v | (v << 16) | (0xFF << 32) | (_ld(ctx, C_GEN) << 40))
+        _tt_put(ctx, tt, tt_idx, key, v, v, 0xFF)
         return v
     _st(ctx, C_NODES, _ld(ctx, C_NODES) + 1)
     belot_cards = _ld(ctx, C_BELOT)
     rpts = _points_of(ctx, rem)
-    hi = rpts + _ld(ctx, C_LAST) + BELOT * popcount(belot_cards & rem & (rem >> 1) & QUEENS) + VALAT * valat
+    hi = _in_play(ctx, rem, rpts, valat)
     lo = 0
     if n_rem > 12:  # (measured: not worth computing with three tricks left)
         lo, hi = _start_bounds(ctx, rem, leader, valat, rpts, hi, _ld(ctx, C_CONTRACT), _ld(ctx, C_TEAM),
@@ -862,7 +873,7 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
     lb = 0
     ub = INF
     ttmove = -1
-    hi = rpts + tpts + _ld(ctx, C_LAST) + BELOT * popcount(belot_cards & rem & (rem >> 1) & QUEENS) + VALAT * valat
+    hi = _in_play(ctx, rem, rpts + tpts, valat)
     if pos == 0:
         if n_rem <= ENDGAME_MAX:
             return _endgame(ctx, tt, rem, leader, valat, alpha, beta)
@@ -1098,8 +1109,7 @@ def _exact(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, valat, lo,
     (and once a step leaves the interval) each probe bisects the interval.  Probes near the
     value are the expensive ones, so a close guess saves most of them."""
     rpts = _points_of(ctx, rem)
-    top = rpts + tpts + _ld(ctx, C_LAST) + BELOT * popcount(_ld(ctx, C_BELOT) & rem & (rem >> 1) & QUEENS) \
-        + VALAT * valat
+    top = _in_play(ctx, rem, rpts + tpts, valat)
     if hi > top:
         hi = top
     if lo < 0:
