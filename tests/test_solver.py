@@ -148,13 +148,15 @@ def test_minimax_agrees_with_the_reference_engine():
 
 # --- solve against the oracle ------------------------------------------------------------------------
 
-@pytest.mark.parametrize("name", list(RULE_SETS))
-def test_solve_equals_plain_minimax(name):
+def check_against_minimax(name: str, count: int, tricks_cycle: tuple[int, ...]) -> None:
+    """``count`` random endgames of the rule set ``name`` (contracts in turn, ``tricks_cycle``
+    tricks left in turn, every third entered mid-trick): ``solve`` and ``solve_moves`` against the
+    plain minimax."""
     rules = RULE_SETS[name]
-    rng = random.Random(f"solve-{name}")  # a str seed is stable across runs (hash() of a str is not)
-    for i in range(48):
+    rng = random.Random(f"solve-{name}-{tricks_cycle}")  # a str seed is stable (hash() of a str is not)
+    for i in range(count):
         contract = CONTRACTS[i % 6]
-        tricks = (2, 3, 3, 4)[i % 4]
+        tricks = tricks_cycle[i % len(tricks_cycle)]
         state = endgame(rng, rules, contract, tricks, into_trick=rng.randrange(4) if i % 3 == 0 else 0)
         team = rng.randrange(2)
         expected = oracle(state, team)
@@ -165,6 +167,19 @@ def test_solve_equals_plain_minimax(name):
         assert (max if mover == team else min)(moves.values()) == expected
         if not state.trick and state.tricks_won[1 - team] != 0:  # plain solve: no valat below 8 cards
             assert bs.solve(state.hands, state.contract, state.leader, team, rules) == expected
+
+
+@pytest.mark.parametrize("name", list(RULE_SETS))
+def test_solve_equals_plain_minimax(name):
+    check_against_minimax(name, 48, (2, 3, 3, 4))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", list(RULE_SETS))
+def test_solve_equals_plain_minimax_long(name):
+    """Five tricks left reach the card-by-card search above the trick loops (16 cards); about
+    a minute and a half per rule set, most of it in the plain minimax."""
+    check_against_minimax(name, 120, (5, 4, 5, 3))
 
 
 def test_solve_moves_values_each_card():
