@@ -197,6 +197,63 @@ def test_solve_moves_values_each_card():
         assert best == bs.solve(state.hands, state.contract, state.leader, team)
 
 
+def test_isomorphic_positions_differ_by_at_most_the_point_gap():
+    """The structure table's premise: a hand card swapped for a played card of its suit with no
+    live card between them gives an isomorphic position whose value differs by at most the
+    point gap (``_point_gap``, checked here against the swap's own point difference); a swap
+    past another seat's card is not isomorphic (-1)."""
+    rng = random.Random(21)
+    strength = ksolver.STRENGTH64
+    checked = refused = 0
+    for i in range(150):
+        ci = i % 6
+        contract = CONTRACTS[ci]
+        state = endgame(rng, bs.BULGARIAN, contract, 4)
+        hands = list(state.hands)
+        live = hands[0] | hands[1] | hands[2] | hands[3]
+        same, crossing = [], []
+        for seat in range(4):
+            for x in iter_cards(hands[seat]):
+                for y in range(x & ~7, (x & ~7) + 8):
+                    if live >> y & 1:
+                        continue
+                    lo, hi = sorted((strength[ci, x], strength[ci, y]))
+                    between = [z for z in range(x & ~7, (x & ~7) + 8)
+                               if live >> z & 1 and lo < strength[ci, z] < hi]
+                    if not between:
+                        same.append((seat, x, y))
+                    elif any(not hands[seat] >> z & 1 for z in between):
+                        crossing.append((seat, x, y))
+        team = rng.randrange(2)
+        for swaps, isomorphic in ((same, True), (crossing, False)):
+            if not swaps:
+                continue
+            seat, x, y = rng.choice(swaps)
+            swapped = list(hands)
+            swapped[seat] ^= (1 << x) | (1 << y)
+            both = list(hands)
+            both[seat] |= 1 << y  # owners of every card of the two positions
+            ctx = np.zeros(ksolver.CTX_SIZE, dtype=np.int64)
+            ksolver.make_ctx(ctx, np.array(both, dtype=np.int64), ci, team, 0, False, True, 1, 3)
+            gap = ksolver._point_gap(ctx.ctypes.data, live, live ^ (1 << x) ^ (1 << y), ci)
+            if not isomorphic:
+                assert gap == -1, (contract, hands, x, y)
+                refused += 1
+                continue
+            points = bs.BULGARIAN.card_points(contract)
+            expected = abs(int(points[x]) - int(points[y])) * bs.BULGARIAN.trick_multiplier(contract)
+            pair = 0x60 << (x & ~7)  # the suit's Q and K
+            if contract == "AT" and (both[team] & pair == pair or both[team + 2] & pair == pair) \
+                    and (live & pair == pair or (live ^ (1 << x) ^ (1 << y)) & pair == pair):
+                expected += BELOT_POINTS
+            assert gap == expected, (contract, hands, x, y)
+            v1 = bs.solve(hands, contract, state.leader, team)
+            v2 = bs.solve(swapped, contract, state.leader, team)
+            assert abs(v1 - v2) <= gap, (contract, hands, swapped, state.leader, team, v1, v2, gap)
+            checked += 1
+    assert checked > 100 and refused > 50
+
+
 def test_zero_sum_outside_at_belots():
     rng = random.Random(8)
     for i in range(60):

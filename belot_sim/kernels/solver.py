@@ -40,6 +40,14 @@ first probe of each card at the value of the card before it and steps away from 
   (the bigger position is kept); a generation stamp lets one table serve many solves without
   clearing.  With ``MIDTT_MIN`` cards or more left, positions inside a trick are stored too (their
   key adds the cards on the table);
+* **structure table**: two trick-start positions in which every suit's live cards are held by the
+  same seats in the same strength order are isomorphic - the same lines of play win the same
+  tricks - so their values differ by at most the point differences of corresponding cards
+  (:func:`_point_gap`).  A small table in ``ctx`` keeps one position per structure with its
+  bounds; a position it matches takes them, widened by that gap, and is often cut at once
+  (measured: 26 % less time and 30 % fewer nodes on 240 deals; searches at 12 and 16 cards fail
+  by a median 14-20 points, so a few points of slack rarely matter).  It is used from trick
+  starts in solves of more than three tricks;
 * **the last four tricks a trick at a time**: from a trick start with ``ENDGAME_MAX`` (16) cards
   or fewer left, :func:`_endgame` searches plain loops over the ways to play the whole trick
   (equivalent cards merged, the stored best lead first), without the per-card ordering, mid-trick
@@ -99,7 +107,7 @@ from .tables import AT, BEATS, NT, POINTS, STRONGER, SUIT, TRUMPS
 # one; CTX_SIZE and MAX_GEN are re-exported for the callers of dd_value / dd_moves.
 from .solver_layout import (C_ATOP, C_BELOT, C_CANON, C_CONTRACT, C_GEN, C_HIST, C_LAST, C_MOVES,  # noqa: F401
                             C_NODES, C_POINTS, C_SCORES, C_TEAM, C_TEAMCARDS, C_TTMASK, C_UNDER, C_VALS, C_ZMASK,
-                            CTX_SIZE, MAX_GEN)
+                            CTX_SIZE, MAX_GEN, C_OWNSEQ, C_SEPOCH, C_SON, C_STAB, S_BITS)
 
 INF = 1 << 20
 QUEENS = 0x20202020
@@ -189,7 +197,10 @@ def _extreme_rank_tables():
 
 WEAKEST_RANK, STRONGEST_RANK = _extreme_rank_tables()
 STRENGTH64 = _STRENGTH.astype(np.int64)
-for _table in (NEXT_STRONGER, TOP_RUN, STRENGTH64, WEAKEST_RANK, STRONGEST_RANK):
+#: ``ASC_RANKS[order, i]``: the rank of the i-th weakest card of a suit (order 0 plain, 1 trump).
+ASC_RANKS = np.array([sorted(range(8), key=lambda r: int(strength[r]))
+                      for strength in (PLAIN_STRENGTH_BY_RANK, TRUMP_STRENGTH_BY_RANK)], dtype=np.int64)
+for _table in (NEXT_STRONGER, TOP_RUN, STRENGTH64, WEAKEST_RANK, STRONGEST_RANK, ASC_RANKS):
     _table.flags.writeable = False
 
 
@@ -216,6 +227,14 @@ def make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtak
                         belot |= pair
     ctx[C_BELOT] = belot
     ctx[C_TEAMCARDS] = hands[team] | hands[team + 2]
+    if ctx[C_GEN] != gen or ctx[C_SEPOCH] == 0:
+        # a new problem: a new structure-table stamp (the table is cleared when the 13-bit
+        # stamp wraps, so an old entry can never pass for this solve's)
+        stamp = (ctx[C_SEPOCH] + 1) & 0x1FFF
+        if stamp == 0:
+            ctx[C_STAB:C_STAB + (2 << S_BITS)] = 0
+            stamp = 1
+        ctx[C_SEPOCH] = stamp
     ctx[C_GEN] = gen
     ctx[C_TTMASK] = tt_mask
     ctx[C_NODES] = 0
@@ -228,6 +247,20 @@ def make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtak
     # subset by the smallest subset with the same owner sequence, so transposed positions share
     # one table entry (not worth its ~0.2 us below three tricks).
     big = popcount(hands[0] | hands[1] | hands[2] | hands[3]) >= 12
+    # The structure table pays from four tricks left (measured); its owner sequences cost ~1k steps.
+    ctx[C_SON] = 1 if popcount(hands[0] | hands[1] | hands[2] | hands[3]) > 12 else 0
+    if ctx[C_SON]:
+        for suit in range(4):
+            t = (TRUMPS[contract] >> (8 * suit)) & 1
+            for live in range(256):
+                code = 0
+                k = 0
+                for i in range(8):
+                    r = ASC_RANKS[t, i]
+                    if (live >> r) & 1:
+                        code |= _owner(hands, 8 * suit + r) << (2 * k)
+                        k += 1
+                ctx[C_OWNSEQ + suit * 256 + live] = code | (k << 16)
     for suit in range(4):
         zm = 0
         for r in range(8):
@@ -525,18 +558,21 @@ def _tt_put(ctx, tt, tt_idx, key, lb, ub, card):
 
 
 @njit(cache=True, inline="always")
+def _proved_bounds(best, a0, b0, lb, ub):
+    """``(lb, ub)``: the bounds ``lb``/``ub`` known before a search of window (``a0``, ``b0``),
+    tightened by its fail-soft result ``best``."""
+    if best <= a0:
+        return lb, min(ub, best)
+    if best >= b0:
+        return max(lb, best), ub
+    return best, best
+
+
+@njit(cache=True, inline="always")
 def _tt_store(ctx, tt, tt_idx, key, best, a0, b0, lb, ub, bestcard):
     """Store what a search of window (``a0``, ``b0``) returning the fail-soft ``best`` proved, on top
     of the bounds ``lb``/``ub`` known before it, in the slot ``tt_idx`` found by :func:`_tt_probe`."""
-    if best <= a0:
-        if best < ub:
-            ub = best
-    elif best >= b0:
-        if best > lb:
-            lb = best
-    else:
-        lb = best
-        ub = best
+    lb, ub = _proved_bounds(best, a0, b0, lb, ub)
     if _ld(tt, tt_idx) != key:
         # two slots per bucket: keep the entry of the bigger position of this solve
         gen = _ld(ctx, C_GEN)
@@ -547,6 +583,88 @@ def _tt_store(ctx, tt, tt_idx, key, best, a0, b0, lb, ub, bestcard):
             tt_idx = other
     _tt_put(ctx, tt, tt_idx, key, max(lb, 0), ub, bestcard)
 
+
+@njit(cache=True, inline="always")
+def _struct_hash(ctx, rem, leader, valat):
+    """Hash of a trick-start position's structure — per suit the seats holding its live cards,
+    weakest first — with the leader and the valat flag: isomorphic positions share it."""
+    h = np.int64(leader | (valat << 2))
+    for s in range(4):
+        h = (h ^ _ld(ctx, C_OWNSEQ + s * 256 + ((rem >> (8 * s)) & 0xFF))) * _HASH_MUL
+        h ^= (h >> 29) & 0x7FFFFFFFF
+    return h
+
+
+@njit(cache=True, inline="always")
+def _point_gap(ctx, rem, rem2, contract):
+    """How far apart the values of two trick-start positions ``rem`` and ``rem2`` (same leader and
+    valat flag) can be, or -1 when they are not isomorphic.
+
+    Isomorphic: in every suit the same seats hold the live cards in the same strength order.
+    Corresponding cards (same suit, same place in that order) then win and lose the same tricks
+    in every line of play, so the team's points differ by at most the sum of the point
+    differences of corresponding cards; plus 20 for each suit that differs and holds an open AT
+    belot of the team in either position (its K and Q need not correspond)."""
+    d = 0
+    belot = _ld(ctx, C_BELOT)
+    for s in range(4):
+        sh = 8 * s
+        a = (rem >> sh) & 0xFF
+        b = (rem2 >> sh) & 0xFF
+        if a == b:
+            continue
+        if _ld(ctx, C_OWNSEQ + s * 256 + a) != _ld(ctx, C_OWNSEQ + s * 256 + b):
+            return np.int64(-1)
+        t = (TRUMPS[contract] >> sh) & 1
+        ia = 0
+        ib = 0
+        pa = 0
+        pb = 0
+        for i in range(8):
+            r = ASC_RANKS[t, i]
+            if (a >> r) & 1:
+                pa |= _ld(ctx, C_POINTS + sh + r) << (6 * ia)
+                ia += 1
+            if (b >> r) & 1:
+                pb |= _ld(ctx, C_POINTS + sh + r) << (6 * ib)
+                ib += 1
+        for i in range(ia):
+            d += abs(((pa >> (6 * i)) & 63) - ((pb >> (6 * i)) & 63))
+        pair = (belot >> sh) & 0xFF
+        if pair and ((a & pair) == pair or (b & pair) == pair):
+            d += BELOT
+    return d
+
+
+@njit(cache=True, inline="always")
+def _struct_probe(ctx, rem, leader, valat, lb, ub):
+    """``(slot, tag, lb, ub)``: the structure-table slot and tag of a trick-start position, and the
+    bounds ``lb``/``ub`` tightened by the entry there when it holds an isomorphic position (its
+    bounds widened by :func:`_point_gap`).
+
+    The table keeps one position per structure hash.  The tag holds 48 bits of the hash, the
+    leader, the valat flag and the ctx's stamp; a matching tag still has its structure checked
+    (:func:`_point_gap`), so a hash collision costs nothing but the check."""
+    sh = _struct_hash(ctx, rem, leader, valat)
+    sidx = C_STAB + 2 * ((sh >> 40) & ((1 << S_BITS) - 1))
+    stag = (sh & 0xFFFFFFFFFFFF) | (leader << 48) | (valat << 50) | (_ld(ctx, C_SEPOCH) << 51)
+    if _ld(ctx, sidx) == stag:
+        w1 = _ld(ctx, sidx + 1)
+        gap = _point_gap(ctx, rem, w1 & 0xFFFFFFFF, _ld(ctx, C_CONTRACT))
+        if gap >= 0:
+            lb = max(lb, ((w1 >> 32) & 0xFFFF) - gap)
+            ub = min(ub, ((w1 >> 48) & 0xFFFF) + gap)
+    return sidx, stag, lb, ub
+
+
+@njit(cache=True, inline="always")
+def _struct_store(ctx, sidx, stag, rem, best, a0, b0, lb, ub):
+    """Store in the structure table what a search of window (``a0``, ``b0``) returning ``best``
+    proved, on top of the bounds ``lb``/``ub`` known before it: the tag, then the position's
+    cards (32 bits) | lb << 32 | ub << 48.  The newest position of a slot is kept."""
+    lb, ub = _proved_bounds(best, a0, b0, lb, ub)
+    _st(ctx, sidx, stag)
+    _st(ctx, sidx + 1, rem | (max(lb, 0) << 32) | (min(ub, 0xFFFF) << 48))
 
 @njit(cache=True, inline="always")
 def _cash_points(ctx, rem, casher, mate, opp1, opp2, contract, free, order, trun):
@@ -811,8 +929,8 @@ def _endgame(ctx, tt, rem, leader, valat, alpha, beta):
     """Fail-soft alpha-beta value of a trick-start position with at most ``ENDGAME_MAX`` cards
     left, searched a whole trick at a time (:func:`_trick_loops`): near the end of a deal the
     per-card work of :func:`_node` (ordering, quasi-equivalence, mid-trick table) costs more than
-    the nodes it saves (measured).  Same bounds and table as :func:`_node`, the stored best lead
-    first.  With two tricks left (two cards in every hand) the value is exact whatever the window
+    the nodes it saves (measured).  Same bounds, table and structure table as :func:`_node`, the
+    stored best lead first.  With two tricks left (two cards in every hand) the value is exact whatever the window
     (measured: cheaper than windows there) and stored as exact."""
     n_rem = popcount(rem)
     if n_rem == 4:
@@ -841,10 +959,21 @@ def _endgame(ctx, tt, rem, leader, valat, alpha, beta):
     first, lb, ub, settled, value = _entry_bounds(e, lo, hi, alpha, beta)
     if settled:
         return value
+    son = _ld(ctx, C_SON) == 1
+    sidx = 0
+    stag = 0
+    if son:
+        sidx, stag, lb, ub = _struct_probe(ctx, rem, leader, valat, lb, ub)
+        if lb >= beta or lb == ub:
+            return lb
+        if ub <= alpha:
+            return ub
     a0 = max(alpha, lb)
     b0 = min(beta, ub)
     best, bestcard = _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, True)
     _tt_store(ctx, tt, tt_idx, key, best, a0, b0, lb, ub, bestcard)
+    if son:
+        _struct_store(ctx, sidx, stag, rem, best, a0, b0, lb, ub)
     return best
 
 
@@ -901,11 +1030,19 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
             c3 = ctz(tc) & 31
             key = rem | (c1 << 32) | (c2 << 37) | (c3 << 42) | (leader << 47) | (pos << 49) | (valat << 51)
             tt_idx = 0  # stored too
+    sidx = -1
+    stag = 0
     if tt_idx >= 0:
         tt_idx, e = _tt_probe(ctx, tt, key)
         ttmove, lb, ub, settled, value = _entry_bounds(e, lb, ub, alpha, beta)
         if settled:
             return value
+        if pos == 0 and _ld(ctx, C_SON) == 1:
+            sidx, stag, lb, ub = _struct_probe(ctx, rem, leader, valat, lb, ub)
+            if lb >= beta or lb == ub:
+                return lb
+            if ub <= alpha:
+                return ub
         if lb > alpha:
             alpha = lb
         if ub < beta:
@@ -1097,6 +1234,8 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
             break
     if tt_idx >= 0:
         _tt_store(ctx, tt, tt_idx, key, best, a0, b0, lb, ub, bestcard)
+    if sidx >= 0:
+        _struct_store(ctx, sidx, stag, rem, best, a0, b0, lb, ub)
     return best
 
 

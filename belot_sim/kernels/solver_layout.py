@@ -12,7 +12,15 @@ C_HIST = C_SCORES + 33 * 8  # history bonus [team of the mover][card]
 C_VALS = C_HIST + 64  # values of the searched moves, by card, 32 per depth
 C_ZMASK = C_VALS + 33 * 32  # per suit: the 8-bit mask of its zero-point ranks (the weakest ones)
 C_CANON = C_ZMASK + 4      # [suit * 8 + live zero ranks]: canonical stand-in (see _canon)
-CTX_SIZE = C_CANON + 32
+# The structure table (see solver._struct_probe) lives in ctx, not in the caller's table: it is
+# small, and a counter of this ctx (not the caller's stamps) tells its entries apart.
+C_SON = C_CANON + 32        # 1: this solve uses the structure table (more than 12 cards at the root)
+C_SEPOCH = C_SON + 1        # the structure table's stamp: this ctx's solves counted 1 .. 2**13 - 1
+C_OWNSEQ = C_SEPOCH + 1     # [suit * 256 + live ranks]: seats of the live cards, weakest first (2 bits
+                            # each) | their count << 16
+S_BITS = 13                 # 2**S_BITS entries (measured: 2**15 no better on 240 deals)
+C_STAB = C_OWNSEQ + 1024    # the structure table: two words per entry, see solver._struct_store
+CTX_SIZE = C_STAB + (2 << S_BITS)
 
 #: Table entries: key word, then lb (16 bits) | ub (16) | best card (8) | generation (bits 40..62).
 MAX_GEN = (1 << 23) - 1
