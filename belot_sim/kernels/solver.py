@@ -85,8 +85,9 @@ first probe of each card at the value of the card before it and steps away from 
 
 Arrays
 ------
-``ctx`` (int64[CTX_SIZE]) holds the solve's constants (hands, contract, point tables, …) and the
-scratch move lists; ``tt`` (int64[2 * 2**k]) is the table.  The recursive search reads them
+``ctx`` (int64[CTX_SIZE], ~150 KiB) holds the solve's constants (hands, contract, point tables, …),
+the scratch move lists and the structure table (stamped by a counter of the ctx itself, so one ctx
+serves any number of solves); ``tt`` (int64[2 * 2**k]) is the table.  The recursive search reads them
 through raw addresses (``_ld``/``_st``): passing array objects through every recursive call would
 cost two atomic reference-count updates per node.
 """
