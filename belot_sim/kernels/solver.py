@@ -968,10 +968,9 @@ def _endgame(ctx, tt, rem, leader, valat, alpha, beta):
     first, lb, ub, settled, value = _entry_bounds(e, lo, hi, alpha, beta)
     if settled:
         return value
-    son = _ld(ctx, C_SON) == 1
-    sidx = 0
+    sidx = -1  # the structure-table slot (-1: not used in this solve)
     stag = 0
-    if son:
+    if _ld(ctx, C_SON) == 1:
         sidx, stag, lb, ub = _struct_probe(ctx, rem, leader, valat, lb, ub)
         settled, value = _settles(lb, ub, alpha, beta)
         if settled:
@@ -980,7 +979,7 @@ def _endgame(ctx, tt, rem, leader, valat, alpha, beta):
     b0 = min(beta, ub)
     best, bestcard = _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, True)
     _tt_store(ctx, tt, tt_idx, key, best, a0, b0, lb, ub, bestcard)
-    if son:
+    if sidx >= 0:
         _struct_store(ctx, sidx, stag, rem, best, a0, b0, lb, ub)
     return best
 
@@ -1038,7 +1037,7 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
             c3 = ctz(tc) & 31
             key = rem | (c1 << 32) | (c2 << 37) | (c3 << 42) | (leader << 47) | (pos << 49) | (valat << 51)
             tt_idx = 0  # stored too
-    sidx = -1
+    sidx = -1  # the structure-table slot (-1: not used here)
     stag = 0
     if tt_idx >= 0:
         tt_idx, e = _tt_probe(ctx, tt, key)
