@@ -243,25 +243,30 @@ def make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtak
         ctx[C_POINTS + c] = POINTS[family, contract, c] * mult
     for i in range(64):
         ctx[C_HIST + i] = 0
+    n_cards = popcount(hands[0] | hands[1] | hands[2] | hands[3])
+    # The structure table pays from four tricks left (measured).
+    ctx[C_SON] = 1 if n_cards > 12 else 0
     # Zero-point cards of a suit are the weakest ranks (0..g-1 in every table): which of them are
     # still live does not matter, only the seats holding them in order.  _canon replaces the live
     # subset by the smallest subset with the same owner sequence, so transposed positions share
     # one table entry (not worth its ~0.2 us below three tricks).
-    big = popcount(hands[0] | hands[1] | hands[2] | hands[3]) >= 12
-    # The structure table pays from four tricks left (measured); its owner sequences cost ~1k steps.
-    ctx[C_SON] = 1 if popcount(hands[0] | hands[1] | hands[2] | hands[3]) > 12 else 0
-    if ctx[C_SON]:
+    big = n_cards >= 12
+    if big:
+        # The owner sequence of every suit pattern (for _canon and the structure table), each
+        # from the pattern without its strongest card; -1 when a card of it is not in the hands.
         for suit in range(4):
             t = (TRUMPS[contract] >> (8 * suit)) & 1
-            for live in range(256):
-                code = 0
-                k = 0
-                for i in range(8):
-                    r = ASC_RANKS[t, i]
-                    if (live >> r) & 1:
-                        code |= _owner(hands, 8 * suit + r) << (2 * k)
-                        k += 1
-                ctx[C_OWNSEQ + suit * 256 + live] = code | (k << 16)
+            base = C_OWNSEQ + suit * 256
+            ctx[base] = 0
+            for live in range(1, 256):
+                r = STRONGEST_RANK[t, live]
+                rest = ctx[base + (live ^ (1 << r))]
+                seat = _owner(hands, 8 * suit + r)
+                if rest < 0 or seat < 0:
+                    ctx[base + live] = -1
+                else:
+                    k = rest >> 16
+                    ctx[base + live] = (rest & 0xFFFF) | (seat << (2 * k)) | ((k + 1) << 16)
     for suit in range(4):
         zm = 0
         for r in range(8):
@@ -277,21 +282,13 @@ def make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtak
         ctx[base] = 0
         if zm == 0:
             continue
-        # the owner sequence of each subset (1 + seat per card, weakest first), in the C_VALS
-        # scratch row (free until the search starts)
-        for sub in range(1, zm + 1):
-            code = 0
-            if sub & ~zm == 0:
-                for r in range(8):
-                    if (sub >> r) & 1:
-                        code = code * 5 + _owner(hands, 8 * suit + r) + 1
-            ctx[C_VALS + sub] = code
+        seqs = C_OWNSEQ + suit * 256  # zero-point ranks are the weakest: owners in rank order
         for sub in range(1, zm + 1):
             ctx[base + sub] = sub
-            if sub & ~zm:
+            if sub & ~zm or ctx[seqs + sub] < 0:
                 continue
             for t in range(1, sub):
-                if t & ~zm == 0 and ctx[C_VALS + t] == ctx[C_VALS + sub]:
+                if t & ~zm == 0 and ctx[seqs + t] == ctx[seqs + sub]:
                     ctx[base + sub] = t
                     break
 

@@ -17,7 +17,7 @@ C_CANON = C_ZMASK + 4      # [suit * 8 + live zero ranks]: canonical stand-in (s
 C_SON = C_CANON + 32        # 1: this solve uses the structure table (more than 12 cards at the root)
 C_SEPOCH = C_SON + 1        # the structure table's stamp: this ctx's solves counted 1 .. 2**13 - 1
 C_OWNSEQ = C_SEPOCH + 1     # [suit * 256 + live ranks]: seats of the live cards, weakest first (2 bits
-                            # each) | their count << 16
+                            # each) | their count << 16; -1 if a card is not in the hands
 S_BITS = 13                 # 2**S_BITS entries (measured on 240 deals: 2**15 ~2 % faster, 2**11 5 % slower)
 C_STAB = C_OWNSEQ + 1024    # the structure table: two words per entry, see solver._struct_store
 CTX_SIZE = C_STAB + (2 << S_BITS)
