@@ -27,10 +27,11 @@ import numpy as np
 from .cards import format_card, iter_cards, parse_card, popcount, to_mask
 from .rules import BULGARIAN, Contract, Rules
 
-#: Table slots (entries of two int64) used by the Python wrappers: 2**18 slots = 4 MiB.  Measured on
-#: 300 full deals: the median deal needs the same nodes with 2**16 slots, but the hardest 1% needs
-#: 25-45% fewer with 2**18 (no further gain at 2**20).
-TT_BITS = 18
+#: Table slots (entries of two int64) used by the Python wrappers: 2**16 slots = 1 MiB, which stays
+#: in a core's L2 cache.  Measured on 480 and 600 full deals, one process, same deals alternating:
+#: 2**16 slots take 5-7 % less time than 2**18 (2-4 % more nodes; the slowest 1 % of deals 10 % more
+#: nodes, same time); 2**15 and 2**17 less gain, 2**20 6 % more time.
+TT_BITS = 16
 
 
 class _Workspace:

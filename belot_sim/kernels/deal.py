@@ -23,8 +23,8 @@ from .solver_layout import CTX_SIZE
 from .tables import AT, NT, POINTS
 
 KING, QUEEN = 6, 5
-#: Solver table slots per thread for the searching players (2**18 slots = 4 MiB, see solve.TT_BITS).
-SEARCH_TT_BITS = 18
+#: Solver table slots per thread for the searching players (2**16 slots = 1 MiB, see solve.TT_BITS).
+SEARCH_TT_BITS = 16
 
 
 @njit(cache=True)
@@ -39,7 +39,7 @@ def searching(policies):
 @njit(cache=True)
 def play_scratch(policies, worlds):
     """One thread's work arrays for :func:`play_deal`: ``(belot_open, view, no_record, ctx, tt,
-    scratch)``.  The 4 MiB solver table only when a searching player is seated; ``worlds``:
+    scratch)``.  The 1 MiB solver table only when a searching player is seated; ``worlds``:
     layouts per ``pimc`` decision."""
     search = searching(policies)
     belot_open = np.empty(4, dtype=np.int64)

@@ -1328,10 +1328,10 @@ def dd_value(hands, leader, trick, n_trick, contract, team, family, undertrump_r
     cards already played to the trick in progress, in order from ``leader``; ``contract`` 0..5;
     ``team`` 0/1; ``family`` 0 bulgarian / 1 classic; ``valat``: the team has won every trick so
     far and may still earn the 90 valat points; ``ctx``: int64[CTX_SIZE] scratch; ``tt``:
-    int64[2 * 2**k] table (k >= 2; 2**18 slots = 4 MiB suit whole deals, smaller tables cost nodes
-    on hard deals only); ``gen``: stamp
-    1 .. MAX_GEN, different for every (hands, contract, team, rules) solved with the same table -
-    entries of other stamps are ignored, so the table never needs clearing until the stamps wrap.
+    int64[2 * 2**k] table (k >= 2; 2**16 slots = 1 MiB measured fastest for whole deals, see
+    :data:`belot_sim.solve.TT_BITS`); ``gen``: stamp 1 .. MAX_GEN, different for every (hands,
+    contract, team, rules) solved with the same table - entries of other stamps are ignored, so
+    the table never needs clearing until the stamps wrap.
     The search nodes visited are left in ``ctx[C_NODES]``.
 
     Inputs are trusted (the Python edge validates them).  The points of the cards on the table go
