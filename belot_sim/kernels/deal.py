@@ -39,13 +39,14 @@ def searching(policies):
 @njit(cache=True)
 def play_scratch(policies, worlds):
     """One thread's work arrays for :func:`play_deal`: ``(belot_open, view, no_record, ctx, tt,
-    scratch)``.  The 1 MiB solver table only when a searching player is seated; ``worlds``:
-    layouts per ``pimc`` decision."""
+    scratch)``.  The 1 MiB solver table only when a searching player is seated, and then two
+    solver contexts back to back (one per team, see :func:`belot_sim.players.search.dd_card`);
+    ``worlds``: layouts per ``pimc`` decision."""
     search = searching(policies)
     belot_open = np.empty(4, dtype=np.int64)
     view = np.zeros(VIEW_SIZE, dtype=np.int64)
     no_record = np.empty(32, dtype=np.int8)
-    ctx = np.zeros(CTX_SIZE if search else 1, dtype=np.int64)
+    ctx = np.zeros(2 * CTX_SIZE if search else 1, dtype=np.int64)
     tt = np.zeros(2 << SEARCH_TT_BITS if search else 2, dtype=np.int64)
     scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
     scratch[S_WORLDS] = worlds

