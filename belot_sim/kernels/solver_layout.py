@@ -5,6 +5,7 @@ compiling the solver (whose recursive search compiles when :mod:`.solver` is imp
 # ctx[0..3]: the four hands of the solve (fixed; a seat's cards are hand & remaining).
 C_CONTRACT, C_TEAM, C_UNDER, C_ATOP, C_BELOT, C_LAST, C_GEN, C_TTMASK, C_NODES = 4, 5, 6, 7, 8, 9, 10, 11, 12
 C_TEAMCARDS = 13   # the team's cards (both seats)
+C_MIDTT = 14       # positions inside a trick are stored with this many cards or more left
 C_POINTS = 16      # 32 card points, NT doubling applied
 C_MOVES = 48       # ordered move lists, 8 per depth (33 depths)
 C_SCORES = C_MOVES + 33 * 8
