@@ -735,9 +735,9 @@ def _cash_points(ctx, rem, casher, mate, opp1, opp2, contract, free, order, trun
 
 
 @njit(cache=True, inline="always")
-def _start_bounds(ctx, rem, leader, valat, rpts, hi, contract, team, belot_cards):
-    """``(lo, hi)``: the sure-point bounds of a trick-start position's value (see the module
-    docstring), ``hi`` coming in as the points still in play."""
+def _start_bounds(ctx, rem, leader, valat, rpts, hi, contract, team, belot_cards, lb, ub):
+    """``(lb, ub)``: the bounds ``lb``/``ub`` of a trick-start position's value tightened by its
+    sure-point bounds (see the module docstring), ``hi`` coming in as the points still in play."""
     lo = 0
     valat_dead = valat == 0
     trun = 0
@@ -809,7 +809,7 @@ def _start_bounds(ctx, rem, leader, valat, rpts, hi, contract, team, belot_cards
             lo += extra
         else:
             hi -= extra
-    return lo, hi
+    return max(lb, lo), min(ub, hi)
 
 @njit(cache=True, inline="always")
 def _child(ctx, card, rem, leader, pos, led, win, winner, tcards, tpts, valat, contract, team, belot_cards):
@@ -977,10 +977,8 @@ def _endgame(ctx, tt, rem, leader, valat, alpha, beta, rpts):
         if settled:
             return value
     if n_rem > 12:  # (measured: not worth computing with three tricks left)
-        lo, hi = _start_bounds(ctx, rem, leader, valat, rpts, hi, _ld(ctx, C_CONTRACT), _ld(ctx, C_TEAM),
-                               belot_cards)
-        lb = max(lb, lo)
-        ub = min(ub, hi)
+        lb, ub = _start_bounds(ctx, rem, leader, valat, rpts, hi, _ld(ctx, C_CONTRACT), _ld(ctx, C_TEAM),
+                               belot_cards, lb, ub)
         settled, value = _settles(lb, ub, alpha, beta)
         if settled:
             return value
@@ -1055,9 +1053,7 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
             if settled:
                 return value
         if pos == 0:
-            lo, hi = _start_bounds(ctx, rem, leader, valat, rpts, hi, contract, team, belot_cards)
-            lb = max(lb, lo)
-            ub = min(ub, hi)
+            lb, ub = _start_bounds(ctx, rem, leader, valat, rpts, hi, contract, team, belot_cards, lb, ub)
             settled, value = _settles(lb, ub, alpha, beta)
             if settled:
                 return value
