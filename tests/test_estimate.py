@@ -6,7 +6,8 @@
 * common random numbers: one layout per sample shared by every contract of a bid table;
 * a stronger trump never lowers P(made) on the same layouts;
 * the Wilson interval covers a synthetic Bernoulli about 95% of the time;
-* the dd fast path (one minimax solve) agrees with the solver and the reference scores;
+* the dd fast path (one minimax solve) agrees with the solver and the reference scores; in AT it
+  is taken only when nobody holds a K-Q pair, where card-by-card dd play reaches the solver value;
 * runs in blocks of layouts give the same rows as one block, and report progress on stderr;
 * bad hands, contracts, sample counts, players → clear errors; the CLI prints the table.
 """
@@ -134,6 +135,40 @@ def test_dd_fast_path_matches_the_solver_and_the_reference():
             score = bs.score_deal(contract, int(bidding), int(defenders))
             assert (row.outcome, row.score0, row.score1, row.hanging) == \
                 (score.outcome, score.bidding, score.defenders, score.hanging)
+
+
+def _holds_at_belot(hands) -> bool:
+    return any(h >> (8 * s + 5) & 1 and h >> (8 * s + 6) & 1 for h in hands for s in range(4))
+
+
+def test_at_without_belots_is_one_minimax_solve():
+    # The premise of the AT fast path: with no K-Q pair anywhere, dd seats playing card by card
+    # (each maximising its own team's points) end at the minimax value.
+    deals = bs.simulate(60, contract="AT", players="dd", seed=11, threads=1)
+    checked = 0
+    for i in range(len(deals)):
+        row = deals.iloc[i]
+        hands = [int(row[f"hand{s}"]) for s in range(4)]
+        if _holds_at_belot(hands):
+            continue
+        team = int(row.declarer) & 1
+        value = bs.solve(hands, "AT", leader=(int(row.dealer) + 1) & 3, team=team)
+        assert row[f"trick_points{team}"] + (90 if row.valat == team else 0) == value, i
+        checked += 1
+    assert checked >= 10
+    # The estimate takes that path for such layouts, card-by-card play for the others.
+    est = bs.estimate_bid(HAND5, "AT", samples=40, seed=5, dealer=3)
+    fast = 0
+    for i in range(len(est.frame)):
+        row = est.frame.iloc[i]
+        hands = _hands(est.frame, i)
+        if _holds_at_belot(hands):
+            continue
+        value = bs.solve(hands, "AT", leader=0, team=0)
+        assert row.trick_points0 + (90 if row.valat == 0 else 0) == value, i
+        assert row.belot0 == row.belot1 == 0
+        fast += 1
+    assert 5 <= fast < 40
 
 
 def test_classic_turned_card_goes_to_the_taker():
