@@ -180,6 +180,8 @@ def check_view_matches(state: ref.DealState, view: np.ndarray) -> None:
     assert view[V.ON_TABLE] == sum(1 << c for _, c in state.trick)
     points = state.rules.card_points(state.contract)
     assert view[V.TABLE_POINTS] == sum(int(points[c]) for _, c in state.trick)
+    if not state.is_over:  # the points of the tricks each team won (the last trick's 10 aside)
+        assert [int(view[V.POINTS_WON + t]) for t in range(2)] == state.trick_points
     if state.trick:
         assert view[V.LED] == state.trick[0][1] >> 3
         trick_cards = [c for _, c in state.trick]
@@ -248,7 +250,7 @@ def test_view_exclusions_on_a_hand_built_trick():
 def test_choose_card_has_no_argument_for_other_hands():
     params = list(inspect.signature(choose_card.py_func).parameters)
     assert params == ["policy", "legal", "r32", "hand", "seat", "view", "family"]
-    assert V.SIZE == 31  # view slots: see players/view.py; none holds another seat's unshown cards
+    assert V.SIZE == 33  # view slots: see players/view.py; none holds another seat's unshown cards
 
 
 def relayout(state: ref.DealState, view: np.ndarray, rng: random.Random) -> list[int]:

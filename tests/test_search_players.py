@@ -233,10 +233,12 @@ def test_dd_best_is_the_lowest_best_card():
         trick = np.zeros(4, dtype=np.int64)
         for k, (_, card) in enumerate(state.trick):
             trick[k] = card
-        card, value = ks.dd_best(np.array(state.hands, dtype=np.int64), state.leader, trick, len(state.trick),
-                                 int(state.contract), team, 1 if rules.is_classic else 0,
-                                 rules.undertrump == "required", rules.at_overtake_partner,
-                                 state.tricks_won[1 - team] == 0, ctx, tt, i + 1)
         best = max(values.values())
-        assert value == best
-        assert card == min(c for c, v in values.items() if v == best), i
+        # no guess, a good one, a poor one: where the value's search starts never changes the answer
+        for k, guess in enumerate((-1, best, rng.randrange(0, 300))):
+            card, value = ks.dd_best(np.array(state.hands, dtype=np.int64), state.leader, trick, len(state.trick),
+                                     int(state.contract), team, 1 if rules.is_classic else 0,
+                                     rules.undertrump == "required", rules.at_overtake_partner,
+                                     state.tricks_won[1 - team] == 0, ctx, tt, 3 * i + k + 1, guess)
+            assert value == best
+            assert card == min(c for c, v in values.items() if v == best), i

@@ -528,6 +528,18 @@ def _boundary_key(ctx, rem, leader, valat):
 
 
 @njit(cache=True, inline="always")
+def _midtrick_key(rem, leader, pos, tcards, valat):
+    """Table key of a position inside a trick (``pos`` 1..3 cards on the table, ``tcards``)."""
+    tc = tcards
+    c1 = ctz(tc)
+    tc &= tc - 1
+    c2 = ctz(tc) & 31
+    tc &= tc - 1
+    c3 = ctz(tc) & 31
+    return rem | (c1 << 32) | (c2 << 37) | (c3 << 42) | (leader << 47) | (pos << 49) | (valat << 51)
+
+
+@njit(cache=True, inline="always")
 def _tt_probe(ctx, tt, key):
     """``(slot, entry)``: the slot of ``key``'s two-slot bucket that holds it (else the first
     one), and its entry word when it is this solve's (generation stamp), else -1."""
@@ -1032,13 +1044,7 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
             return 0
         if n_rem >= _ld(ctx, C_MIDTT):
             ub = hi
-            tc = tcards
-            c1 = ctz(tc)
-            tc &= tc - 1
-            c2 = ctz(tc) & 31
-            tc &= tc - 1
-            c3 = ctz(tc) & 31
-            key = rem | (c1 << 32) | (c2 << 37) | (c3 << 42) | (leader << 47) | (pos << 49) | (valat << 51)
+            key = _midtrick_key(rem, leader, pos, tcards, valat)
             tt_idx = 0  # stored too
     sidx = -1  # the structure-table slot (-1: not used here)
     stag = 0
@@ -1339,17 +1345,38 @@ def dd_value(hands, leader, trick, n_trick, contract, team, family, undertrump_r
     Inputs are trusted (the Python edge validates them).  The points of the cards on the table go
     to whoever wins the trick in progress and are part of the value.
     """
+    return _value(hands, leader, trick, n_trick, contract, team, family, undertrump_required, at_overtake_partner,
+                  valat, ctx, tt, gen, -1)
+
+
+@njit(cache=True)
+def _value(hands, leader, trick, n_trick, contract, team, family, undertrump_required, at_overtake_partner,
+           valat, ctx, tt, gen, guess):
+    """:func:`dd_value` with a first probe at ``guess`` (>= 0) and probes stepping away from it,
+    for a caller that knows the value is probably close (a dd player's earlier decisions)."""
     make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtake_partner, gen, tt.shape[0] // 2 - 1)
     c_ = ctx.ctypes.data
+    t_ = tt.ctypes.data
     led, win, winner, tcards, tpts, rem, _seat, _legal = _root(hands, leader, trick, n_trick, contract,
                                                                undertrump_required, at_overtake_partner, c_)
     if rem == 0:
         return 0
     vl = 1 if valat else 0
+    # The root's own entry: an earlier solve with this stamp (a dd player's previous decision
+    # of the deal) may have proved bounds on it already.
+    key = _boundary_key(c_, rem, leader, vl) if n_trick == 0 else _midtrick_key(rem, leader, n_trick, tcards, vl)
+    _idx, e = _tt_probe(c_, t_, key)
+    _card, lo, hi, _settled, _v = _entry_bounds(e, 0, INF, 0, INF)
+    if guess < 0 and lo > 0:
+        # The proof of that value covered every reply of the other side, and the reply played
+        # usually keeps it: probe just above the bound.
+        guess = lo + 1
+    if guess >= 0:
+        return _exact(c_, t_, rem, leader, n_trick, led, win, winner, tcards, tpts, vl, lo, hi, guess, 2)
     # First probe at a greedy playout's value, then bisection (measured: stepping from the
     # guess, as dd_moves does, costs more on the hard deals: the guess is rough).
     guess = _playout(c_, rem, leader, vl) if n_trick == 0 else -1
-    return _exact(c_, tt.ctypes.data, rem, leader, n_trick, led, win, winner, tcards, tpts, vl, 0, INF, guess, 0)
+    return _exact(c_, t_, rem, leader, n_trick, led, win, winner, tcards, tpts, vl, lo, hi, guess, 0)
 
 
 @njit(cache=True)
@@ -1421,17 +1448,18 @@ def dd_moves(hands, leader, trick, n_trick, contract, team, family, undertrump_r
 
 @njit(cache=True)
 def dd_best(hands, leader, trick, n_trick, contract, team, family, undertrump_required, at_overtake_partner,
-            valat, ctx, tt, gen):
+            valat, ctx, tt, gen, guess):
     """The best card for the seat to move — the lowest-index one among those keeping the exact
-    value — and that value: ``(card, value)``.  Arguments as :func:`dd_value`.
+    value — and that value: ``(card, value)``.  Arguments as :func:`dd_value`, plus ``guess``: a
+    probable value (-1: none) where the search for the value puts its first probe.
 
-    The value comes from :func:`dd_value`; then the legal cards are tried in index order, each with
+    The value comes from :func:`dd_value`'s search; then the legal cards are tried in index order, each with
     a single null-window search "does it keep the value?", stopping at the first that does (the
     last candidate needs no search).  A player needs no more, and this is much cheaper than
     :func:`dd_moves`' exact value of every card.  Returns ``(-1, 0)`` when no card is left.
     """
-    value = dd_value(hands, leader, trick, n_trick, contract, team, family, undertrump_required, at_overtake_partner,
-                     valat, ctx, tt, gen)
+    value = _value(hands, leader, trick, n_trick, contract, team, family, undertrump_required, at_overtake_partner,
+                   valat, ctx, tt, gen, guess)
     c_ = ctx.ctypes.data
     t_ = tt.ctypes.data
     led, win, winner, tcards, tpts, rem, seat, legal = _root(hands, leader, trick, n_trick, contract,

@@ -28,13 +28,15 @@ from numba import njit
 
 from ..kernels.bits import ctz, nth_card, popcount
 from ..kernels.rng import next_u64, scale32
-from ..kernels.solver import CTX_SIZE, dd_best, dd_moves
-from .search_scratch import (S_DD_GEN, S_HANDS, S_OUT, S_POOL, S_REJECTED, S_SUM, S_WORLD_RNG, S_WORLDS,
+from ..kernels.solver import BELOT, CTX_SIZE, dd_best, dd_moves
+from ..kernels.tables import AT, NT, POINTS
+from .search_scratch import (S_DD_FINAL, S_DD_GEN, S_HANDS, S_OUT, S_POOL, S_REJECTED, S_SUM, S_WORLD_RNG, S_WORLDS,
                              new_gen)
-from .view import (AT_OVERTAKE_PARTNER, CONTRACT, EXCLUDED, KNOWN, LEADER, PLAYED, POS, TRICK, TRICK_CARD,
-                   TRICKS_WON, UNDERTRUMP_REQUIRED)
+from .view import (AT_OVERTAKE_PARTNER, CONTRACT, EXCLUDED, KNOWN, LEADER, PLAYED, PLAYED_BY, POINTS_WON, POS,
+                   TRICK, TRICK_CARD, TRICKS_WON, UNDERTRUMP_REQUIRED)
 
 FULL = (1 << 32) - 1
+KQ_PAIR = (1 << 6) | (1 << 5)  # the K and Q of a suit (ranks 6 and 5), shifted by 8 * suit
 #: Uniform attempts (deal the unseen cards at random, keep the layout if it contradicts nothing)
 #: before the constrained fallback.
 UNIFORM_TRIES = 16
@@ -64,6 +66,57 @@ def _team_may_valat(view, team):
     return view[TRICKS_WON + team] == view[TRICK]
 
 
+@njit(cache=True, inline="always")
+def _realized(hands, view, team, family):
+    """What team ``team`` has already banked of what the solver's value counts: the card points
+    of the tricks it won (solver units: doubled in bulgarian NT) and, in AT, 20 for each K-Q pair
+    it held at the start that is no longer whole (its belot scored, or lost by a discard - either
+    way it left the value)."""
+    contract = view[CONTRACT]
+    mult = 2 if contract == NT and family == 0 else 1
+    banked = view[POINTS_WON + team] * mult
+    if contract == AT:
+        for s in (team, team + 2):
+            dealt = hands[s] | view[PLAYED_BY + s]
+            for suit in range(4):
+                pair = KQ_PAIR << (8 * suit)
+                if dealt & pair == pair and hands[s] & pair != pair:
+                    banked += BELOT
+    return banked
+
+
+@njit(cache=True, inline="always")
+def _expected_value(hands, view, team, family, realized, scratch):
+    """Where the search for a dd decision's value puts its first probe (-1: no idea, the first
+    decision of the deal).  Each dd decision stores the points its team should end the deal with
+    (``S_DD_FINAL``: banked + value); a team's own expectation rarely changes - the other side's
+    replies usually keep it - and before a team's first decision the other team's expectation
+    gives it by complement: card points are zero-sum, belots are taken as all scored, a valat as
+    leaving nothing."""
+    own = scratch[S_DD_FINAL + team]
+    if own >= 0:
+        return max(own - realized, 0)
+    other = scratch[S_DD_FINAL + 1 - team]
+    if other < 0:
+        return -1
+    contract = view[CONTRACT]
+    mult = 2 if contract == NT and family == 0 else 1
+    cards = 10 * mult  # the last trick
+    for c in range(32):
+        cards += POINTS[family, contract, c] * mult
+    belots = np.zeros(2, dtype=np.int64)
+    if contract == AT:
+        for s in range(4):
+            dealt = hands[s] | view[PLAYED_BY + s]
+            for suit in range(4):
+                pair = KQ_PAIR << (8 * suit)
+                if dealt & pair == pair:
+                    belots[s & 1] += BELOT
+    other_cards = other - belots[1 - team]
+    final = belots[team] if other_cards > cards else cards - other_cards + belots[team]
+    return max(final - realized, 0)
+
+
 @njit(cache=True)
 def dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch):
     """Perfect-information choice: the best exact double-dummy card for the seat's team (the
@@ -73,7 +126,8 @@ def dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch):
     whole deal, so what was learnt for earlier positions stays exact.  Each team also has its own
     half of ``ctx`` (two solver contexts, :func:`belot_sim.kernels.deal.play_scratch`): a context
     keeps its structure table only while its solves share a stamp, and the seats to move alternate
-    teams (measured: 5-6 % less time for dd play, same cards).
+    teams (measured: 5-6 % less time for dd play, same cards).  The value's search starts at the
+    value the team's previous decision expects (:func:`_expected_value`).
     """
     if legal & (legal - 1) == 0:
         return ctz(legal)
@@ -82,9 +136,12 @@ def dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch):
     if gen == 0:
         gen = new_gen(scratch, tt)
         scratch[S_DD_GEN + team] = gen
-    card, _ = dd_best(hands, view[LEADER], view[TRICK_CARD:TRICK_CARD + 4], view[POS], view[CONTRACT], team, family,
-                      view[UNDERTRUMP_REQUIRED] == 1, view[AT_OVERTAKE_PARTNER] == 1, _team_may_valat(view, team),
-                      ctx[team * CTX_SIZE:(team + 1) * CTX_SIZE], tt, gen)
+    realized = _realized(hands, view, team, family)
+    guess = _expected_value(hands, view, team, family, realized, scratch)
+    card, value = dd_best(hands, view[LEADER], view[TRICK_CARD:TRICK_CARD + 4], view[POS], view[CONTRACT], team,
+                          family, view[UNDERTRUMP_REQUIRED] == 1, view[AT_OVERTAKE_PARTNER] == 1,
+                          _team_may_valat(view, team), ctx[team * CTX_SIZE:(team + 1) * CTX_SIZE], tt, gen, guess)
+    scratch[S_DD_FINAL + team] = realized + value
     return card
 
 

@@ -13,6 +13,7 @@ S_WORLD_RNG = 1  # the pimc world stream state (uint64 bits)
 S_WORLDS = 2  # layouts sampled per pimc decision
 S_DD_GEN = 3  # 3..4: stamp of the current deal's dd solves, per team (0 = none yet)
 S_REJECTED = 5  # layouts that needed the constrained fallback (statistics)
+S_DD_FINAL = 6  # 6..7: per team, the points its last dd decision expects it to end the deal with (-1: none)
 S_OUT = 8  # 8..39: dd_moves output
 S_SUM = 40  # 40..71: pimc totals per card
 S_HANDS = 72  # 72..75: a sampled layout
@@ -22,9 +23,12 @@ SCRATCH_SIZE = 108
 
 @njit(cache=True)
 def start_deal(scratch, world_rng):
-    """Reset the per-deal state: new dd stamps on first use, the deal's world stream."""
+    """Reset the per-deal state: new dd stamps on first use, no dd expectations, the deal's world
+    stream."""
     scratch[S_DD_GEN] = 0
     scratch[S_DD_GEN + 1] = 0
+    scratch[S_DD_FINAL] = -1
+    scratch[S_DD_FINAL + 1] = -1
     scratch[S_WORLD_RNG] = np.int64(world_rng)
 
 

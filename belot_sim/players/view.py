@@ -39,7 +39,8 @@ ON_TABLE = 20  # mask of the cards of the trick in progress
 KNOWN = 21  # 21..24: cards each seat is known to hold (shown declarations, announced belot partners)
 TRICK_CARD = 25  # 25..28: the cards of the trick in progress, in the order played
 TRICKS_WON = 29  # 29..30: completed tricks won by each team
-SIZE = 31
+POINTS_WON = 31  # 31..32: card points (the points argument of record_card) of the tricks each team won
+SIZE = 33
 
 
 def new_view() -> np.ndarray:
@@ -117,6 +118,7 @@ def next_trick(view):
     """Start the next trick, led by the winner of the one just completed."""
     view[LEADER] = view[WINNER]
     view[TRICKS_WON + (view[WINNER] & 1)] += 1
+    view[POINTS_WON + (view[WINNER] & 1)] += view[TABLE_POINTS]
     view[TRICK] += 1
     view[POS] = 0
     view[LED] = -1
