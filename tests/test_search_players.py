@@ -7,6 +7,7 @@
   layouts are consistent with the view: sizes, own hand, played cards, exclusions, shown
   cards; uniform when nothing constrains them; the constrained fallback finds the only layout;
 * shown declaration cards equal the reference's scoring declarations;
+* with ``dd`` in every seat, the one-solve path gives the rows card-by-card play gives;
 * determinism across threads and deal ranges; bad ``worlds``.
 """
 
@@ -185,6 +186,19 @@ def test_search_players_are_deterministic_across_threads_and_ranges():
     pd.testing.assert_frame_equal(tail.reset_index(drop=True), one[0].iloc[6:].reset_index(drop=True))
     more_worlds = simulate(10, players=players, seed=6, worlds=6, plays=True)
     assert not np.array_equal(more_worlds[1]["card"].to_numpy(), one[1]["card"].to_numpy())
+
+
+@pytest.mark.parametrize("rules", ["bulgarian", bs.CLASSIC.replace(all_no_trumps=True, declarations=True)])
+def test_all_dd_deals_from_one_solve_match_card_by_card_play(rules):
+    """``plays=True`` plays every card (the plays are recorded); without it a deal with four dd
+    seats is one minimax solve when that is exact (kernels/dd_deal.py): the rows must agree."""
+    played, _plays = simulate(72, players="dd", rules=rules, seed=12, plays=True)
+    solved = simulate(72, players="dd", rules=rules, seed=12)
+    pd.testing.assert_frame_equal(played, solved)
+    assert played["contract"].nunique() == 6
+    assert (played["valat"] >= 0).any()
+    auction = dict(players="dd", rules=rules, bidders="heuristic", seed=3)
+    pd.testing.assert_frame_equal(simulate(24, plays=True, **auction)[0], simulate(24, **auction))
 
 
 def test_progress_blocks_give_the_same_deals(monkeypatch, capsys):

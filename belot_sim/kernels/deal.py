@@ -150,6 +150,29 @@ def _search_card_impl(policy, legal, r32, hands, seat, view, family, ctx, tt, sc
     return impl
 
 
+def dd_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
+            declarations_on, ctx, tt, scratch):
+    """A deal with every seat ``dd`` from one solve when that is exact; callable from kernels only."""
+    raise NotImplementedError("dd_deal is compiled into the kernels (see _dd_deal_impl)")
+
+
+@overload(dd_deal)
+def _dd_deal_impl(hands, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
+                  declarations_on, ctx, tt, scratch):
+    # Imported when typed, as search_card: only kernels with a searching player compile the solver.
+    from .dd_deal import minimax_result, no_at_belot
+
+    def impl(hands, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
+             declarations_on, ctx, tt, scratch):
+        if contract == AT and not no_at_belot(hands):
+            return False, score_play(hands[0], hands[1], hands[2], hands[3], contract, declarer, multiplier, family,
+                                     declarations_on, 0, 0, 0, 0, -1)
+        return minimax_result(hands, dealer, contract, declarer, multiplier, family, undertrump_required,
+                              at_overtake_partner, declarations_on, ctx, tt, scratch)
+
+    return impl
+
+
 @njit(cache=True)
 def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
               declarations_on, policies, rng, belot_open, view, record, play_seat, play_card, ctx, tt, scratch,
@@ -167,8 +190,17 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
 
     Returns ``(rng, trick_points0, trick_points1, declared0, declared1, belot0, belot1, valat,
     raw0, raw1, outcome, score0, score1, hanging)``.  When ``record``, the 32 plays go to
-    ``play_seat`` / ``play_card``.
+    ``play_seat`` / ``play_card``.  With ``dd`` in every seat and no plays to record, the deal is
+    usually one minimax solve (:mod:`.dd_deal`; ``hands`` and ``rng`` are then left as they are).
     """
+    if search is not None:  # (pruned by Numba when no seat searches)
+        if not record and policies[0] == DD and policies[1] == DD and policies[2] == DD and policies[3] == DD:
+            # Every seat double-dummy: one minimax solve gives the same result as playing the
+            # cards one by one, whenever that is exact (kernels/dd_deal.py).
+            decided, result = dd_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required,
+                                      at_overtake_partner, declarations_on, ctx, tt, scratch)
+            if decided:
+                return (rng,) + result
     initial0, initial1, initial2, initial3 = hands[0], hands[1], hands[2], hands[3]
     for seat in range(4):
         belot_open[seat] = belot_cards(hands[seat], contract) if contract != NT else 0

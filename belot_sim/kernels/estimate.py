@@ -9,17 +9,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..players.dispatch import DD
-from ..players.search_scratch import new_gen, start_deal
-from .deal import belot_cards, fill_hands, play_deal, play_scratch, score_play, store_result
+from ..players.search_scratch import start_deal
+from .deal import fill_hands, play_deal, play_scratch, store_result
 from .rollout import SEARCH_CHUNK
 from .rng import DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, below, stream_start
 from .scoring import score_bulgarian
-from .solver import dd_value
-from .tables import AT, NT, POINTS
 
 CHUNK = 64  # layouts per parallel work item with plain players (SEARCH_CHUNK with dd/pimc)
-
 
 
 @njit(cache=True)
@@ -27,62 +23,6 @@ def deal_layout(seed, sample, fixed, pool, hands):
     """Layout ``sample``: every seat keeps its ``fixed`` cards and gets uniformly random unseen
     cards up to 8 (:func:`.deal.fill_hands` from the layout's own stream)."""
     return fill_hands(fixed, stream_start(seed, sample, DEAL_STREAM), pool, hands)
-
-
-@njit(cache=True)
-def minimax_result(hands, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
-                   declarations_on, ctx, tt, scratch, trick):
-    """The deal with every seat double-dummy, scored: the bidding team takes its exact minimax
-    value (it maximises its points, the defenders minimise them) — one solve instead of 32
-    card-by-card searches.  In AT only when nobody holds a K-Q pair (:func:`_no_at_belot`): AT
-    belots depend on the play, and each team's dd seats maximise their own points and belots,
-    which is not a zero-sum game.
-
-    The value ``V`` of the bidding team holds its trick points and +90 when it takes every trick
-    (``V`` above all points in play); when ``V == 0`` a second solve tells whether the defenders
-    can take every trick (the bidders might still win a pointless trick).
-    Returns what :func:`.deal.score_play` returns.
-    """
-    leader = (dealer + 1) & 3
-    team = declarer & 1
-    mult = 2 if contract == NT and family == 0 else 1
-    total = 10
-    for c in range(32):
-        total += POINTS[family, contract, c]
-    total *= mult
-    value = dd_value(hands, leader, trick, 0, contract, team, family, undertrump_required, at_overtake_partner, True,
-                     ctx, tt, new_gen(scratch, tt))
-    valat = -1
-    taken = value
-    if value > total:
-        valat = team
-        taken = value - 90
-    elif value == 0:
-        other = dd_value(hands, leader, trick, 0, contract, 1 - team, family, undertrump_required,
-                         at_overtake_partner, True, ctx, tt, new_gen(scratch, tt))
-        if other > total:
-            valat = 1 - team
-    points = np.zeros(2, dtype=np.int64)
-    points[team] = taken
-    points[1 - team] = total - taken
-    belots = np.zeros(2, dtype=np.int64)
-    if contract < NT:  # a suit contract's belot is always scored: its first card is a trump
-        for s in range(4):
-            if belot_cards(hands[s], contract):
-                belots[s & 1] += 20
-    return score_play(hands[0], hands[1], hands[2], hands[3], contract, declarer, multiplier, family,
-                      declarations_on, points[0], points[1], belots[0], belots[1], valat)
-
-
-@njit(cache=True)
-def _no_at_belot(hands):
-    """No seat holds a K and Q of one suit: in AT nobody can score a belot, so every seat's
-    objective is its team's trick points and card-by-card double-dummy play reaches the minimax
-    value - one solve gives the deal (:func:`minimax_result`)."""
-    for s in range(4):
-        if belot_cards(hands[s], AT):
-            return False
-    return True
 
 
 @njit(cache=True, parallel=True)
@@ -93,15 +33,12 @@ def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, m
     ``contracts``; row ``i * len(contracts) + k`` is layout ``start + i`` under ``contracts[k]``.
 
     The dealer is ``fixed_dealer``, or drawn per layout when -1.  Every contract of a layout is
-    played with the same play and world streams.  With ``dd`` in every seat a suit or NT contract,
-    and AT when nobody holds a K-Q pair (about a third of the layouts; measured 0.82 of the AT
-    time), is one minimax solve (:func:`minimax_result`); other AT layouts are played card by card.  ``search``: ``None``
+    played with the same play and world streams.  With ``dd`` in every seat a layout is usually one
+    minimax solve per contract (:mod:`.dd_deal`; AT only when nobody holds a K-Q pair, about a
+    third of the layouts, measured 0.82 of the AT time).  ``search``: ``None``
     unless a seat plays ``dd``/``pimc`` (see :func:`.rollout.rollout`).  Outputs as :func:`.rollout.rollout`
     (``small_out`` int8[7, rows], ``hands_out`` uint32[4, rows], ``points_out`` int16[11, rows]).
     """
-    all_dd = True
-    for seat in range(4):
-        all_dd = all_dd and policies[seat] == DD
     k_contracts = len(contracts)
     # Parallel work items as in rollout: a searched layout costs milliseconds (100x more for a
     # few), so small items keep both threads busy to the end.  Measured, dd bid table on 2
@@ -113,7 +50,6 @@ def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, m
         hands = np.empty(4, dtype=np.int64)
         played = np.empty(4, dtype=np.int64)
         pool = np.empty(32, dtype=np.int64)
-        trick = np.zeros(4, dtype=np.int64)
         belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds)
         for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
             layout = start + i
@@ -126,16 +62,11 @@ def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, m
                 for s in range(4):
                     played[s] = hands[s]
                     hands_out[s, row] = hands[s]
-                if all_dd and (contracts[k] != AT or _no_at_belot(played)):
-                    r = (np.uint64(0),) + minimax_result(played, dealer, contracts[k], declarer, multiplier, family,
-                                                         undertrump_required, at_overtake_partner, declarations_on,
-                                                         ctx, tt, scratch, trick)
-                else:
-                    if search is not None:
-                        start_deal(scratch, stream_start(seed, layout, WORLD_STREAM))
-                    r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, undertrump_required,
-                                  at_overtake_partner, declarations_on, policies, stream_start(seed, layout, PLAY_STREAM),
-                                  belot_open, view, False, no_record, no_record, ctx, tt, scratch, search)
+                if search is not None:
+                    start_deal(scratch, stream_start(seed, layout, WORLD_STREAM))
+                r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, undertrump_required,
+                              at_overtake_partner, declarations_on, policies, stream_start(seed, layout, PLAY_STREAM),
+                              belot_open, view, False, no_record, no_record, ctx, tt, scratch, search)
                 store_result(small_out, points_out, row, dealer, contracts[k], declarer, multiplier, 0, r)
 
 
