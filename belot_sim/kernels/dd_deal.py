@@ -17,7 +17,7 @@ from numba import njit
 from ..players.search_scratch import new_gen
 from .deal import belot_cards, score_play
 from .solver import CTX_SIZE, dd_value
-from .tables import AT, NT, POINTS
+from .tables import AT, DEAL_POINTS, NT
 
 
 @njit(cache=True)
@@ -50,11 +50,7 @@ def minimax_result(hands, dealer, contract, declarer, multiplier, family, undert
     team = declarer & 1
     trick = np.zeros(4, dtype=np.int64)
     c = ctx[:CTX_SIZE]
-    mult = 2 if contract == NT and family == 0 else 1
-    total = 10
-    for card in range(32):
-        total += POINTS[family, contract, card]
-    total *= mult
+    total = DEAL_POINTS[family, contract]
     value = dd_value(hands, leader, trick, 0, contract, team, family, undertrump_required, at_overtake_partner, True,
                      c, tt, new_gen(scratch, tt))
     valat = -1

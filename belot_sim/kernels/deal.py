@@ -20,7 +20,7 @@ from .play import beats, legal_mask
 from .rng import AUCTION_STREAM, DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, halves, next_u64, scale32, stream_start
 from .scoring import VOID, score_bulgarian, score_classic
 from .solver_layout import CTX_SIZE
-from .tables import AT, NT, POINTS
+from .tables import AT, NT, POINTS, TRICK_MULT
 
 KING, QUEEN = 6, 5
 #: Solver table slots per thread for the searching players (2**16 slots = 1 MiB, see solve.TT_BITS).
@@ -292,7 +292,7 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
         points1 += 10
     else:
         points0 += 10
-    mult = 2 if contract == NT and family == 0 else 1
+    mult = TRICK_MULT[family, contract]
     valat = 0 if tricks0 == 8 else 1 if tricks0 == 0 else -1
     return (rng,) + score_play(initial0, initial1, initial2, initial3, contract, declarer, multiplier, family,
                                declarations_on, points0 * mult, points1 * mult, belot0, belot1, valat)

@@ -107,7 +107,7 @@ from numba.extending import intrinsic
 from ..rules import PLAIN_STRENGTH_BY_RANK, STRENGTH as _STRENGTH, TRUMP_STRENGTH_BY_RANK
 from .bits import ctz, popcount
 from .play import after_card, beats, legal_mask
-from .tables import AT, BEATS, NT, POINTS, STRONGER, SUIT, TRUMPS
+from .tables import AT, BEATS, NT, POINTS, STRONGER, SUIT, TRICK_MULT, TRUMPS
 
 # The layout lives in its own module so that plain kernels can size arrays without importing this
 # one; CTX_SIZE and MAX_GEN are re-exported for the callers of dd_value / dd_moves.
@@ -222,7 +222,7 @@ def make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtak
     ctx[C_TEAM] = team
     ctx[C_UNDER] = 1 if undertrump_required else 0
     ctx[C_ATOP] = 1 if at_overtake_partner else 0
-    mult = 2 if (contract == NT and family == 0) else 1
+    mult = TRICK_MULT[family, contract]
     ctx[C_LAST] = 10 * mult
     belot = 0
     if contract == AT:

@@ -34,6 +34,12 @@ for _k in range(6):
 
 #: ``POINTS[family, contract, card]``: card points (classic AT/NT use the classic tables).
 POINTS = np.stack([POINTS_BULGARIAN, POINTS_CLASSIC]).astype(np.int64)
+#: ``TRICK_MULT[family, contract]``: trick points count double in bulgarian NT (RULES.md §7).
+TRICK_MULT = np.ones((2, 6), dtype=np.int64)
+TRICK_MULT[0, NT] = 2
+#: ``DEAL_POINTS[family, contract]``: all the trick points of a deal, the last trick's 10 included
+#: and doubled with the rest in bulgarian NT (162, 260 and 258 in bulgarian H, NT and AT).
+DEAL_POINTS = (POINTS.sum(axis=2) + 10) * TRICK_MULT
 
 #: Carré masks by rank and their points (four 7s / 8s score nothing).
 CARRE_MASK = np.array([0x01010101 << r for r in range(8)], dtype=np.int64)
@@ -99,6 +105,6 @@ CARRE_SET_POINTS, CARRE_SET_KEY, CARRE_SET_CLASSIC_KEY = _carre_tables()
 #: Ranks that form a scoring carré (9 .. A).
 CARRE_RANKS = 0b11111100
 
-for _table in (SUIT, TRUMPS, STRONGER, BEATS, POINTS, CARRE_MASK, CARRE_POINTS, CARRE_STRENGTH, SEQUENCE_POINTS,
+for _table in (SUIT, TRUMPS, STRONGER, BEATS, POINTS, TRICK_MULT, DEAL_POINTS, CARRE_MASK, CARRE_POINTS, CARRE_STRENGTH, SEQUENCE_POINTS,
                RUN_POINTS, RUN_KEY, RUN_CLASSIC_KEY, RUN_CARDS, CARRE_SET_POINTS, CARRE_SET_KEY, CARRE_SET_CLASSIC_KEY):
     _table.flags.writeable = False

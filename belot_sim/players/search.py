@@ -29,7 +29,7 @@ from numba import njit
 from ..kernels.bits import ctz, nth_card, popcount
 from ..kernels.rng import next_u64, scale32
 from ..kernels.solver import BELOT, CTX_SIZE, dd_best, dd_moves
-from ..kernels.tables import AT, NT, POINTS
+from ..kernels.tables import AT, DEAL_POINTS, TRICK_MULT
 from .search_scratch import (S_DD_FINAL, S_DD_GEN, S_HANDS, S_OUT, S_POOL, S_REJECTED, S_SUM, S_WORLD_RNG, S_WORLDS,
                              new_gen)
 from .view import (AT_OVERTAKE_PARTNER, CONTRACT, EXCLUDED, KNOWN, LEADER, PLAYED, PLAYED_BY, POINTS_WON, POS,
@@ -67,21 +67,32 @@ def _team_may_valat(view, team):
 
 
 @njit(cache=True, inline="always")
+def _at_pairs(hands, view, seat):
+    """``(dealt, whole)``: the K-Q pairs seat ``seat`` was dealt, and those still in its hand."""
+    dealt_cards = hands[seat] | view[PLAYED_BY + seat]
+    dealt = 0
+    whole = 0
+    for suit in range(4):
+        pair = KQ_PAIR << (8 * suit)
+        if dealt_cards & pair == pair:
+            dealt += 1
+            if hands[seat] & pair == pair:
+                whole += 1
+    return dealt, whole
+
+
+@njit(cache=True, inline="always")
 def _realized(hands, view, team, family):
     """What team ``team`` has already banked of what the solver's value counts: the card points
     of the tricks it won (solver units: doubled in bulgarian NT) and, in AT, 20 for each K-Q pair
-    it held at the start that is no longer whole (its belot scored, or lost by a discard - either
-    way it left the value)."""
+    it was dealt that is no longer whole (its belot scored, or lost by a discard - either way it
+    left the value)."""
     contract = view[CONTRACT]
-    mult = 2 if contract == NT and family == 0 else 1
-    banked = view[POINTS_WON + team] * mult
+    banked = view[POINTS_WON + team] * TRICK_MULT[family, contract]
     if contract == AT:
         for s in (team, team + 2):
-            dealt = hands[s] | view[PLAYED_BY + s]
-            for suit in range(4):
-                pair = KQ_PAIR << (8 * suit)
-                if dealt & pair == pair and hands[s] & pair != pair:
-                    banked += BELOT
+            dealt, whole = _at_pairs(hands, view, s)
+            banked += BELOT * (dealt - whole)
     return banked
 
 
@@ -100,18 +111,11 @@ def _expected_value(hands, view, team, family, realized, scratch):
     if other < 0:
         return -1
     contract = view[CONTRACT]
-    mult = 2 if contract == NT and family == 0 else 1
-    cards = 10 * mult  # the last trick
-    for c in range(32):
-        cards += POINTS[family, contract, c] * mult
     belots = np.zeros(2, dtype=np.int64)
     if contract == AT:
         for s in range(4):
-            dealt = hands[s] | view[PLAYED_BY + s]
-            for suit in range(4):
-                pair = KQ_PAIR << (8 * suit)
-                if dealt & pair == pair:
-                    belots[s & 1] += BELOT
+            belots[s & 1] += BELOT * _at_pairs(hands, view, s)[0]
+    cards = DEAL_POINTS[family, contract]
     other_cards = other - belots[1 - team]
     final = belots[team] if other_cards > cards else cards - other_cards + belots[team]
     return max(final - realized, 0)
