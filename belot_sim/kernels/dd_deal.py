@@ -17,18 +17,7 @@ from numba import njit
 from ..players.search_scratch import new_gen
 from .deal import belot_cards, score_play
 from .solver import CTX_SIZE, dd_value
-from .tables import AT, DEAL_POINTS, NT
-
-
-@njit(cache=True)
-def no_at_belot(hands):
-    """No seat holds a K and Q of one suit: in AT nobody can score a belot, so every seat's
-    objective is its team's trick points and card-by-card double-dummy play reaches the minimax
-    value."""
-    for s in range(4):
-        if belot_cards(hands[s], AT):
-            return False
-    return True
+from .tables import DEAL_POINTS, NT
 
 
 @njit(cache=True)
@@ -37,7 +26,7 @@ def minimax_result(hands, dealer, contract, declarer, multiplier, family, undert
     """``(decided, result)``: the deal with every seat double-dummy, scored as
     :func:`.deal.score_play` scores it - the bidding team takes its exact minimax value.  Not for
     AT with a K-Q pair in some hand (its belots depend on the play of both teams, see
-    :func:`no_at_belot`).
+    :func:`.deal.no_at_belot`).
 
     The value ``V`` of the bidding team holds its trick points and +90 when it takes every trick
     (``V`` above all points in play).  When ``V == 0`` a second solve tells whether the defenders

@@ -152,7 +152,8 @@ def _search_card_impl(policy, legal, r32, hands, seat, view, family, ctx, tt, sc
 
 def dd_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
             declarations_on, ctx, tt, scratch):
-    """A deal with every seat ``dd`` from one solve when that is exact; callable from kernels only."""
+    """``(decided, result)``: a deal with every seat ``dd`` from one solve (:func:`.dd_deal.minimax_result`);
+    callable from kernels only."""
     raise NotImplementedError("dd_deal is compiled into the kernels (see _dd_deal_impl)")
 
 
@@ -160,17 +161,25 @@ def dd_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_re
 def _dd_deal_impl(hands, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
                   declarations_on, ctx, tt, scratch):
     # Imported when typed, as search_card: only kernels with a searching player compile the solver.
-    from .dd_deal import minimax_result, no_at_belot
+    from .dd_deal import minimax_result
 
     def impl(hands, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
              declarations_on, ctx, tt, scratch):
-        if contract == AT and not no_at_belot(hands):
-            return False, score_play(hands[0], hands[1], hands[2], hands[3], contract, declarer, multiplier, family,
-                                     declarations_on, 0, 0, 0, 0, -1)
         return minimax_result(hands, dealer, contract, declarer, multiplier, family, undertrump_required,
                               at_overtake_partner, declarations_on, ctx, tt, scratch)
 
     return impl
+
+
+@njit(cache=True)
+def no_at_belot(hands):
+    """No seat holds a K and Q of one suit: in AT nobody can score a belot, so every seat's
+    objective is its team's trick points and card-by-card double-dummy play reaches the minimax
+    value (:mod:`.dd_deal`)."""
+    for s in range(4):
+        if belot_cards(hands[s], AT):
+            return False
+    return True
 
 
 @njit(cache=True)
@@ -194,7 +203,8 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
     usually one minimax solve (:mod:`.dd_deal`; ``hands`` and ``rng`` are then left as they are).
     """
     if search is not None:  # (pruned by Numba when no seat searches)
-        if not record and policies[0] == DD and policies[1] == DD and policies[2] == DD and policies[3] == DD:
+        all_dd = policies[0] == DD and policies[1] == DD and policies[2] == DD and policies[3] == DD
+        if all_dd and not record and (contract != AT or no_at_belot(hands)):
             # Every seat double-dummy: one minimax solve gives the same result as playing the
             # cards one by one, whenever that is exact (kernels/dd_deal.py).
             decided, result = dd_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required,
