@@ -117,7 +117,9 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     declarer : seat 0..3, or ``None`` for a uniformly random declarer per deal.
     players : one player name for all seats or a 4-tuple (seats 0..3): ``"random"``, ``"easy"``,
         ``"normal"``, ``"hard"``, ``"pimc"`` (samples the unseen cards and solves them), ``"dd"``
-        (perfect information: sees every hand).  The last two are thousands of times slower.
+        (perfect information: sees every hand).  The last two are thousands of times slower.  With
+        ``"dd"`` in all four seats and ``plays=False`` a deal is usually one exact minimax solve,
+        with the same row as playing its cards (:mod:`belot_sim.kernels.dd_deal`).
     bidders : ``None`` (contracts from ``contract``/``declarer``/``multiplier``), or one bidder
         name for all seats or a 4-tuple: ``"random"``, ``"heuristic"``, ``"mc"``.  Then every deal
         starts with an auction on the 5-card hands (RULES.md §4): contract, declarer and
