@@ -27,6 +27,7 @@ import numpy as np
 from numba import njit
 
 from ..kernels.bits import ctz, nth_card, popcount
+from ..kernels.deal import belot_cards
 from ..kernels.rng import next_u64, scale32
 from ..kernels.solver import BELOT, CTX_SIZE, dd_best, dd_moves
 from ..kernels.tables import AT, DEAL_POINTS, TRICK_MULT
@@ -36,7 +37,6 @@ from .view import (AT_OVERTAKE_PARTNER, CONTRACT, EXCLUDED, KNOWN, LEADER, PLAYE
                    TRICK, TRICK_CARD, TRICKS_WON, UNDERTRUMP_REQUIRED)
 
 FULL = (1 << 32) - 1
-KQ_PAIR = (1 << 6) | (1 << 5)  # the K and Q of a suit (ranks 6 and 5), shifted by 8 * suit
 #: Uniform attempts (deal the unseen cards at random, keep the layout if it contradicts nothing)
 #: before the constrained fallback.
 UNIFORM_TRIES = 16
@@ -69,16 +69,8 @@ def _team_may_valat(view, team):
 @njit(cache=True, inline="always")
 def _at_pairs(hands, view, seat):
     """``(dealt, whole)``: the K-Q pairs seat ``seat`` was dealt, and those still in its hand."""
-    dealt_cards = hands[seat] | view[PLAYED_BY + seat]
-    dealt = 0
-    whole = 0
-    for suit in range(4):
-        pair = KQ_PAIR << (8 * suit)
-        if dealt_cards & pair == pair:
-            dealt += 1
-            if hands[seat] & pair == pair:
-                whole += 1
-    return dealt, whole
+    dealt = popcount(belot_cards(hands[seat] | view[PLAYED_BY + seat], AT)) // 2
+    return dealt, popcount(belot_cards(hands[seat], AT)) // 2
 
 
 @njit(cache=True, inline="always")
