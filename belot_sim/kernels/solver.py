@@ -1318,23 +1318,16 @@ def _exact(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, valat, lo,
             return _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, lo - 1, hi + 1, valat)
         if b <= lo or b > hi:
             b = (lo + hi + 1) // 2
+        a1 = b - 1
+        b1 = b
         if aspire and b == guess:
             aspire = False
             a1 = max(lo, b - FINAL_WINDOW) - 1
             b1 = min(hi, b + FINAL_WINDOW) + 1
-            g = _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, a1, b1, valat)
-            if a1 < g < b1:
-                return g
-            if g >= b1:
-                lo = g
-                b = lo + step if step > 0 else -1
-            else:
-                hi = g
-                b = hi - step + 1 if step > 0 else -1
-            step *= 2
-            continue
-        g = _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, b - 1, b, valat)
-        if g >= b:
+        g = _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, a1, b1, valat)
+        if a1 < g < b1:
+            return g  # inside the aspiration window: exact
+        if g >= b1:
             lo = g
             b = lo + step if step > 0 else -1
         else:
