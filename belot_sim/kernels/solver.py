@@ -1244,24 +1244,19 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
             ctx, card, rem, leader, pos, led, win, winner, tcards, tpts, valat, contract, team, belot_cards)
         if nrem == 0:
             v = gain
-        elif searched and beta - alpha > 1:
-            # Principal variation search inside a window: a null-window scout first, the window
-            # only when the scout finds the card improves on the best so far.
-            if maxnode:
-                v = gain + _node(ctx, tt, nrem, nleader, npos, nled, nwin, nwinner, ntcards, ntpts, rpts - p,
-                                 alpha - gain, alpha + 1 - gain, nvl)
-                if alpha < v < beta:
-                    v = gain + _node(ctx, tt, nrem, nleader, npos, nled, nwin, nwinner, ntcards, ntpts, rpts - p,
-                                     v - 1 - gain, beta - gain, nvl)
-            else:
-                v = gain + _node(ctx, tt, nrem, nleader, npos, nled, nwin, nwinner, ntcards, ntpts, rpts - p,
-                                 beta - 1 - gain, beta - gain, nvl)
-                if alpha < v < beta:
-                    v = gain + _node(ctx, tt, nrem, nleader, npos, nled, nwin, nwinner, ntcards, ntpts, rpts - p,
-                                     alpha - gain, v + 1 - gain, nvl)
         else:
+            # Principal variation search inside a window: after the first card a null-window
+            # scout, and the window only when the scout finds the card improves on the best so far.
+            scout = searched and beta - alpha > 1
+            lo_w, hi_w = alpha, beta
+            if scout:
+                lo_w, hi_w = (alpha, alpha + 1) if maxnode else (beta - 1, beta)
             v = gain + _node(ctx, tt, nrem, nleader, npos, nled, nwin, nwinner, ntcards, ntpts, rpts - p,
-                             alpha - gain, beta - gain, nvl)
+                             lo_w - gain, hi_w - gain, nvl)
+            if scout and alpha < v < beta:
+                lo_w, hi_w = (v - 1, beta) if maxnode else (alpha, v + 1)
+                v = gain + _node(ctx, tt, nrem, nleader, npos, nled, nwin, nwinner, ntcards, ntpts, rpts - p,
+                                 lo_w - gain, hi_w - gain, nvl)
         searched = True
         _st(ctx, vbase + card, v)
         done |= bit
