@@ -1302,32 +1302,38 @@ def _exact(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, valat, lo,
         hi = top
     if lo < 0:
         lo = 0
+    # Every value is a multiple of the trick multiplier (bulgarian NT: all points doubled, the
+    # valat's 90 too): probes and bounds on that grid, windows as wide in values as elsewhere.
+    grain = _ld(ctx, C_LAST) // 10
+    lo = (lo + grain - 1) // grain * grain
+    hi = hi // grain * grain
+    step *= grain
     b = guess
     if guess < 0:
         step = 0
     while lo < hi:
-        if hi - lo <= FINAL_WINDOW:
+        if hi - lo <= FINAL_WINDOW * grain:
             # One search with the whole interval as its window returns the exact value
             # (lo - 1 < value < hi + 1): cheaper than the null-window probes near the value that
             # it replaces, each of which searches most of the same tree again (measured).
             return _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, lo - 1, hi + 1, valat)
         if b <= lo or b > hi:
-            b = (lo + hi + 1) // 2
+            b = lo + ((hi - lo) // grain + 1) // 2 * grain
         a1 = b - 1
         b1 = b
         if aspire and b == guess:
             aspire = False
-            a1 = max(lo, b - FINAL_WINDOW) - 1
-            b1 = min(hi, b + FINAL_WINDOW) + 1
+            a1 = max(lo, b - FINAL_WINDOW * grain) - 1
+            b1 = min(hi, b + FINAL_WINDOW * grain) + 1
         g = _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, a1, b1, valat)
         if a1 < g < b1:
             return g  # inside the aspiration window: exact
         if g >= b1:
-            lo = g
+            lo = (g + grain - 1) // grain * grain
             b = lo + step if step > 0 else -1
         else:
-            hi = g
-            b = hi - step + 1 if step > 0 else -1
+            hi = g // grain * grain
+            b = hi - step + grain if step > 0 else -1
         step *= 2
     return lo
 
