@@ -1295,7 +1295,8 @@ def _exact(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, valat, lo,
     value are the expensive ones, so a close guess saves most of them.  An interval at most
     ``FINAL_WINDOW`` wide is finished by one search of that window.  With ``aspire`` the first
     search is instead a window of ``FINAL_WINDOW`` points either side of ``guess``, which settles
-    the value at once when the guess is that close."""
+    the value at once when the guess is that close.  In bulgarian NT every value is even: probes,
+    bounds and widths are on that grid (``FINAL_WINDOW`` counts possible values)."""
     rpts = _points_of(ctx, rem)
     top = _in_play(ctx, rem, rpts + tpts, valat)
     if hi > top:
