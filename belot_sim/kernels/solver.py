@@ -24,18 +24,15 @@ the other team minimising:
 The search
 ----------
 A fail-soft alpha-beta over single cards (recursive; the signature is explicit so Numba can cache
-it) driven by null-window searches (:func:`_exact`), each narrowing the value's interval by its
-fail-soft bound (measured: fewer nodes than a full-window search, an aspiration window or MTD(f),
-whose fail-soft steps are too small with point values).  :func:`dd_value` puts its first probe at
-the value of a greedy playout (:func:`_playout`) and bisects after it; :func:`dd_moves` puts the
-first probe of each card at the value of the card before it and steps away from it by 2, 4, 8,
-... (the probes near the value are the expensive ones); with ``ASPIRE_MIN`` (28) cards or more
-left that first search is a window of ``FINAL_WINDOW`` points either side.  Once the interval is at most
-``FINAL_WINDOW`` (16) points wide, one search with the whole interval as its window finishes it:
-each null-window probe near the value searches most of the same tree again.  Inside such a
-window every card after the first is scouted with a null window first and searched with the
-window only when it improves on the best so far (principal variation search; without it the
-window did not pay in NT).  Measured together: 0.92-0.94 of the time, values identical.  What
+it), one search per value with the whole interval of possible values as its window
+(:func:`_exact`), principal variation search inside: at every card-by-card node (:func:`_node`)
+the first card is searched with the node's window, every later one is scouted with a null window first and searched again
+with the window only when the scout shows it improves on the best so far.  With move ordering
+that puts the best card first at most nodes the scouts are cheap.  Measured against the
+null-window probes this replaced (a first probe at a guess, bisection, a last window of 16
+points): 0.80-0.85 of the time for whole deals, 0.84-0.88 for positions inside a deal, values
+identical.  A caller's guess (:func:`dd_best`'s, a dd player's value of its previous decision;
+:func:`dd_moves`'s, the card before) is checked first with a window of that one value.  What
 keeps it small:
 
 * **transposition table** at trick boundaries, keyed on (remaining cards, leader, valat flag); the
@@ -133,12 +130,6 @@ GREEDY_MIN = 16
 MIDTT_MIN = 28
 #: Trick starts with at most this many cards left are searched a trick at a time (:func:`_endgame`).
 ENDGAME_MAX = 16
-#: :func:`_exact` finishes with one search of the whole interval once it is this narrow (measured:
-#: 12 and 24-32 cost more).
-FINAL_WINDOW = 16
-#: :func:`dd_moves` starts each card with a window around its guess when at least this many cards are
-#: left (measured: 0.93 of the time for full deals; later in a deal, in `pimc`, 1.04-1.07).
-ASPIRE_MIN = 28
 _HASH_MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
 
 
@@ -462,7 +453,7 @@ def _greedy_card(ctx, hand, s, led, win, winner, contract, under, atop):
 @njit(cache=True, inline="always")
 def _greedy_rest(ctx, rem, leader, pos, led, win, winner, tpts, contract, under, atop):
     """Finish the trick greedily (:func:`_greedy_card`) from position ``pos``: returns (winning
-    seat, trick points, cards left).  Only used to order moves and guess values."""
+    seat, trick points, cards left).  Used to order moves."""
     for q in range(pos, 4):
         s = (leader + q) & 3
         best = _greedy_card(ctx, _ld(ctx, s) & rem, s, led, win, winner, contract, under, atop)
@@ -472,43 +463,6 @@ def _greedy_rest(ctx, rem, leader, pos, led, win, winner, tpts, contract, under,
             win = best
             winner = s
     return winner, tpts, rem
-
-
-@njit(cache=True)
-def _playout(ctx, rem, leader, valat):
-    """A guess of the value from a trick boundary: every trick played greedily, the leader
-    choosing the card whose greedy trick is best for its side (belots left out)."""
-    contract = _ld(ctx, C_CONTRACT)
-    team = _ld(ctx, C_TEAM)
-    under = _ld(ctx, C_UNDER) == 1
-    atop = _ld(ctx, C_ATOP) == 1
-    total = 0
-    while rem:
-        m = _ld(ctx, leader) & rem
-        bsc = -INF
-        bw = leader
-        bp = 0
-        brem = rem
-        while m:
-            c = ctz(m)
-            m &= m - 1
-            gw, gp, grem = _greedy_rest(ctx, rem ^ (1 << c), leader, 1, c >> 3, c, leader, _ld(ctx, C_POINTS + c),
-                                        contract, under, atop)
-            sc = (gp if ((gw ^ leader) & 1) == 0 else -gp) * 16 - STRENGTH64[contract, c]
-            if sc > bsc:
-                bsc = sc
-                bw = gw
-                bp = gp
-                brem = grem
-        rem = brem
-        if (bw & 1) == team:
-            total += bp
-            if rem == 0:
-                total += _ld(ctx, C_LAST) + VALAT * valat
-        else:
-            valat = 0
-        leader = bw
-    return total
 
 
 @njit(cache=True, inline="always")
@@ -1286,57 +1240,30 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
 
 
 @njit(cache=True)
-def _exact(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, valat, lo, hi, guess, step, aspire):
-    """Exact value of a node known to lie in [lo, hi] by null-window searches, each narrowing the
-    interval by its fail-soft bound (the table carries what was learnt from one search to the
-    next).  The first probe is at ``guess`` when it lies in the interval; then, with ``step`` > 0,
-    the next ones step away from the last bound by ``step``, 2 ``step``, 4 ``step``, ...; else
-    (and once a step leaves the interval) each probe bisects the interval.  Probes near the
-    value are the expensive ones, so a close guess saves most of them.  An interval at most
-    ``FINAL_WINDOW`` wide is finished by one search of that window.  With ``aspire`` the first
-    search is instead a window of ``FINAL_WINDOW`` points either side of ``guess``, which settles
-    the value at once when the guess is that close.  In bulgarian NT every value is even: probes,
-    bounds and widths are on that grid (``FINAL_WINDOW`` counts possible values)."""
+def _exact(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, valat, lo, hi, guess):
+    """Exact value of a node known to lie in [lo, hi]: one fail-soft search with the whole interval
+    as its window, principal variation search inside (measured: 0.81-0.85 of the time of the
+    null-window probes, bisection and final window this replaced, for whole deals; 0.84-0.88 for
+    positions inside a deal).  A ``guess`` (>= 0) in the interval is first checked with a window
+    of that one value, which returns it at once when it is right (a dd player's value rarely
+    changes from one decision to the next)."""
     rpts = _points_of(ctx, rem)
     top = _in_play(ctx, rem, rpts + tpts, valat)
     if hi > top:
         hi = top
     if lo < 0:
         lo = 0
-    # Every value is a multiple of the trick multiplier (bulgarian NT: all points doubled, the
-    # valat's 90 too): probes and bounds on that grid, windows as wide in values as elsewhere.
-    grain = _ld(ctx, C_LAST) // 10
-    lo = (lo + grain - 1) // grain * grain
-    hi = hi // grain * grain
-    step *= grain
-    b = guess
-    if guess < 0:
-        step = 0
-    while lo < hi:
-        if hi - lo <= FINAL_WINDOW * grain:
-            # One search with the whole interval as its window returns the exact value
-            # (lo - 1 < value < hi + 1): cheaper than the null-window probes near the value that
-            # it replaces, each of which searches most of the same tree again (measured).
-            return _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, lo - 1, hi + 1, valat)
-        if b <= lo or b > hi:
-            b = lo + ((hi - lo) // grain + 1) // 2 * grain
-        a1 = b - 1
-        b1 = b
-        if aspire and b == guess:
-            aspire = False
-            a1 = max(lo, b - FINAL_WINDOW * grain) - 1
-            b1 = min(hi, b + FINAL_WINDOW * grain) + 1
-        g = _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, a1, b1, valat)
-        if a1 < g < b1:
-            return g  # inside the aspiration window: exact
-        if g >= b1:
-            lo = (g + grain - 1) // grain * grain
-            b = lo + step if step > 0 else -1
+    if lo <= guess <= hi:
+        g = _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, guess - 1, guess + 1, valat)
+        if g == guess:
+            return g
+        if g > guess:
+            lo = g
         else:
-            hi = g // grain * grain
-            b = hi - step + grain if step > 0 else -1
-        step *= 2
-    return lo
+            hi = g
+    if lo >= hi:
+        return lo
+    return _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, lo - 1, hi + 1, valat)
 
 
 @njit(cache=True)
@@ -1400,8 +1327,8 @@ def dd_value(hands, leader, trick, n_trick, contract, team, family, undertrump_r
 @njit(cache=True)
 def _value(hands, leader, trick, n_trick, contract, team, family, undertrump_required, at_overtake_partner,
            valat, ctx, tt, gen, guess):
-    """:func:`dd_value` with a first probe at ``guess`` (>= 0) and probes stepping away from it,
-    for a caller that knows the value is probably close (a dd player's earlier decisions)."""
+    """:func:`dd_value` for a caller that knows a probable value ``guess`` (>= 0; -1: none), such as
+    a dd player's value of its previous decision: it is checked first (:func:`_exact`)."""
     make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtake_partner, gen, tt.shape[0] // 2 - 1)
     c_ = ctx.ctypes.data
     t_ = tt.ctypes.data
@@ -1415,16 +1342,7 @@ def _value(hands, leader, trick, n_trick, contract, team, family, undertrump_req
     key = _boundary_key(c_, rem, leader, vl) if n_trick == 0 else _midtrick_key(rem, leader, n_trick, tcards, vl)
     _idx, e = _tt_probe(c_, t_, key)
     _card, lo, hi, _settled, _v = _entry_bounds(e, 0, INF, 0, INF)
-    if guess < 0 and lo > 0:
-        # The proof of that value covered every reply of the other side, and the reply played
-        # usually keeps it: probe just above the bound.
-        guess = lo + 1
-    if guess >= 0:
-        return _exact(c_, t_, rem, leader, n_trick, led, win, winner, tcards, tpts, vl, lo, hi, guess, 2, False)
-    # First probe at a greedy playout's value, then bisection (measured: stepping from the
-    # guess, as dd_moves does, costs more on the hard deals: the guess is rough).
-    guess = _playout(c_, rem, leader, vl) if n_trick == 0 else -1
-    return _exact(c_, t_, rem, leader, n_trick, led, win, winner, tcards, tpts, vl, lo, hi, guess, 0, False)
+    return _exact(c_, t_, rem, leader, n_trick, led, win, winner, tcards, tpts, vl, lo, hi, guess)
 
 
 @njit(cache=True)
@@ -1450,9 +1368,8 @@ def dd_moves(hands, leader, trick, n_trick, contract, team, family, undertrump_r
     belot_cards = ctx[C_BELOT]
     vl = 1 if valat else 0
     others = (rem | tcards) & ~hand
-    aspire = popcount(rem) >= ASPIRE_MIN
     done = 0
-    guess = -1  # the previous card's value: the first probe of the next one (values are close)
+    guess = -1  # the previous card's value, checked first for the next one (values are often equal)
     m = legal
     while m:
         card = ctz(m)
@@ -1489,7 +1406,7 @@ def dd_moves(hands, leader, trick, n_trick, contract, team, family, undertrump_r
             out[card] = gain
         else:
             out[card] = gain + _exact(c_, t_, nrem, nleader, npos, nled, nwin, nwinner, ntcards, ntpts, nvl,
-                                      lo - gain, hi - gain, guess - gain, 2, aspire)
+                                      lo - gain, hi - gain, guess - gain)
         guess = out[card]
         done |= bit
     return legal
@@ -1500,7 +1417,7 @@ def dd_best(hands, leader, trick, n_trick, contract, team, family, undertrump_re
             valat, ctx, tt, gen, guess):
     """The best card for the seat to move — the lowest-index one among those keeping the exact
     value — and that value: ``(card, value)``.  Arguments as :func:`dd_value`, plus ``guess``: a
-    probable value (-1: none) where the search for the value puts its first probe.
+    probable value (-1: none), checked first by the search for the value.
 
     The value comes from :func:`dd_value`'s search; then the legal cards are tried in index order, each with
     a single null-window search "does it keep the value?", stopping at the first that does (the
