@@ -26,14 +26,14 @@ The search
 A fail-soft alpha-beta over single cards (recursive; the signature is explicit so Numba can cache
 it), one search per value with the whole interval of possible values as its window
 (:func:`_exact`), principal variation search inside: at every card-by-card node (:func:`_node`)
-the first card is searched with the node's window, every later one is scouted with a null window first and searched again
-with the window only when the scout shows it improves on the best so far.  With move ordering
-that puts the best card first at most nodes the scouts are cheap.  Measured against the
-null-window probes this replaced (a first probe at a guess, bisection, a last window of 16
-points): 0.80-0.85 of the time for whole deals, 0.84-0.88 for positions inside a deal, values
-identical.  A caller's guess (:func:`dd_best`'s, a dd player's value of its previous decision;
-:func:`dd_moves`'s, the card before) is checked first with a window of that one value.  What
-keeps it small:
+the first card is searched with the node's window, every later one is scouted with a null window
+first and searched again with the window only when the scout shows it improves on the best so
+far.  With move ordering that puts the best card first at most nodes the scouts are cheap.
+Measured against the null-window probes this replaced (a first probe at a guess, bisection, a
+last window of 16 points): 0.80-0.85 of the time for whole deals, 0.84-0.88 for positions inside
+a deal, values identical.  A caller's guess (:func:`dd_best`'s, a dd player's value of its
+previous decision; :func:`dd_moves`'s, the card before) is checked first with a window of that
+one value.  What keeps it small:
 
 * **transposition table** at trick boundaries, keyed on (remaining cards, leader, valat flag); the
   hands are fixed for a whole solve, so the remaining-cards mask identifies the position and the
