@@ -1242,7 +1242,7 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
 @njit(cache=True)
 def _exact(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, valat, lo, hi, guess):
     """Exact value of a node known to lie in [lo, hi]: one fail-soft search with the whole interval
-    as its window, principal variation search inside (measured: 0.81-0.85 of the time of the
+    as its window, principal variation search inside (measured: 0.80-0.85 of the time of the
     null-window probes, bisection and final window this replaced, for whole deals; 0.84-0.88 for
     positions inside a deal).  A ``guess`` (>= 0) in the interval is first checked with a window
     of that one value, which returns it at once when it is right (a dd player's value rarely
