@@ -30,7 +30,7 @@ the first card is searched with the node's window, every later one is scouted wi
 first and searched again with the window only when the scout shows it improves on the best so
 far.  With move ordering that puts the best card first at most nodes the scouts are cheap.
 Measured against the null-window probes this replaced (a first probe at a guess, bisection, a
-last window of 16 points): 0.80-0.85 of the time for whole deals, 0.84-0.88 for positions inside
+last window of 16 points): 0.80-0.85 of the time for whole deals, 0.84-0.90 for positions inside
 a deal, values identical.  A caller's guess (:func:`dd_best`'s, a dd player's value of its
 previous decision; :func:`dd_moves`'s, the card before) is checked first with a window of that
 one value.  What keeps it small:
@@ -257,7 +257,7 @@ def make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtak
     # The structure table pays from four tricks left (measured).
     ctx[C_SON] = 1 if n_cards > 12 else 0
     # Inside a trick only the first trick's positions pay for their table slots (measured), and
-    # those of the root's own trick: every probe of the root's value passes through them.
+    # those of the root's own trick: every search of the root's value passes through them.
     ctx[C_MIDTT] = min(MIDTT_MIN, n_cards - 3)
     # Zero-point cards of a suit are the weakest ranks (0..g-1 in every table): which of them are
     # still live does not matter, only the seats holding them in order.  _canon replaces the live
@@ -1243,7 +1243,7 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
 def _exact(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, valat, lo, hi, guess):
     """Exact value of a node known to lie in [lo, hi]: one fail-soft search with the whole interval
     as its window, principal variation search inside (measured: 0.80-0.85 of the time of the
-    null-window probes, bisection and final window this replaced, for whole deals; 0.84-0.88 for
+    null-window probes, bisection and final window this replaced, for whole deals; 0.84-0.90 for
     positions inside a deal).  A ``guess`` (>= 0) in the interval is first checked with a window
     of that one value, which returns it at once when it is right (a dd player's value rarely
     changes from one decision to the next)."""

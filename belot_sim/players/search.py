@@ -90,7 +90,7 @@ def _realized(hands, view, team, family):
 
 @njit(cache=True, inline="always")
 def _expected_value(hands, view, team, family, realized, scratch):
-    """Where the search for a dd decision's value puts its first probe (-1: no idea, the first
+    """The value the search for a dd decision's value checks first (-1: no idea, the first
     decision of the deal).  Each dd decision stores the points its team should end the deal with
     (``S_DD_FINAL``: banked + value); a team's own expectation rarely changes - the other side's
     replies usually keep it - and before a team's first decision the other team's expectation
