@@ -831,8 +831,8 @@ def _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, merge, rpts)
     skip cards equivalent to a stronger one of the same hand; ``rpts``: points of ``rem``, unused
     with two tricks left).  Each complete trick leads to the next trick's start: the last trick
     directly, two tricks exactly (stored for every window), more through :func:`_endgame` with the
-    window carried down.  Leads and follows are tried in card-index order (weakest first within a
-    suit, near enough), after ``first``, or in NT and AT a master when there is no ``first``.
+    window carried down.  Leads and follows are tried in card-index order (by suit, then ranks 7,
+    8, 9, 10, J, Q, K, A), after ``first``, or in NT and AT a master when there is no ``first``.
     Values are negated when the leader's side minimises, so every level alternates max/min the
     same way."""
     contract = _ld(ctx, C_CONTRACT)
