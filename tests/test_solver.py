@@ -199,9 +199,10 @@ def test_solve_moves_values_each_card():
 
 def test_isomorphic_positions_differ_by_at_most_the_point_gap():
     """The structure table's premise: a hand card swapped for a played card of its suit with no
-    live card between them gives an isomorphic position whose value differs by at most the
-    point gap (``_point_gap``, checked here against the swap's own point difference); a swap
-    past another seat's card is not isomorphic (-1)."""
+    live card between them gives an isomorphic position whose value is higher by at most the
+    swap's point gain and lower by at most its point loss (``_point_gap``'s ``(up, down)``,
+    checked here against the swap's own point difference: one of them is 0 outside AT belots);
+    a swap past another seat's card is not isomorphic (-1)."""
     rng = random.Random(21)
     strength = ksolver.STRENGTH64
     checked = refused = 0
@@ -235,21 +236,23 @@ def test_isomorphic_positions_differ_by_at_most_the_point_gap():
             both[seat] |= 1 << y  # owners of every card of the two positions
             ctx = np.zeros(ksolver.CTX_SIZE, dtype=np.int64)
             ksolver.make_ctx(ctx, np.array(both, dtype=np.int64), ci, team, 0, False, True, 1, 3)
-            gap = ksolver._point_gap(ctx.ctypes.data, live, live ^ (1 << x) ^ (1 << y), ci)
+            up, down = ksolver._point_gap(ctx.ctypes.data, live, live ^ (1 << x) ^ (1 << y), ci)
             if not isomorphic:
-                assert gap == -1, (contract, hands, x, y)
+                assert up == -1, (contract, hands, x, y)
                 refused += 1
                 continue
             points = bs.BULGARIAN.card_points(contract)
-            expected = abs(int(points[x]) - int(points[y])) * bs.BULGARIAN.trick_multiplier(contract)
+            gain = (int(points[x]) - int(points[y])) * bs.BULGARIAN.trick_multiplier(contract)
+            expected_up, expected_down = max(gain, 0), max(-gain, 0)
             pair = 0x60 << (x & ~7)  # the suit's Q and K
             if contract == "AT" and (both[team] & pair == pair or both[team + 2] & pair == pair) \
                     and (live & pair == pair or (live ^ (1 << x) ^ (1 << y)) & pair == pair):
-                expected += BELOT_POINTS
-            assert gap == expected, (contract, hands, x, y)
+                expected_up += BELOT_POINTS
+                expected_down += BELOT_POINTS
+            assert (up, down) == (expected_up, expected_down), (contract, hands, x, y)
             v1 = bs.solve(hands, contract, state.leader, team)
             v2 = bs.solve(swapped, contract, state.leader, team)
-            assert abs(v1 - v2) <= gap, (contract, hands, swapped, state.leader, team, v1, v2, gap)
+            assert -down <= v1 - v2 <= up, (contract, hands, swapped, state.leader, team, v1, v2, up, down)
             checked += 1
     assert checked > 100 and refused > 50
 
