@@ -245,10 +245,9 @@ def test_isomorphic_positions_differ_by_at_most_the_point_gap():
             gain = (int(points[x]) - int(points[y])) * bs.BULGARIAN.trick_multiplier(contract)
             expected_up, expected_down = max(gain, 0), max(-gain, 0)
             pair = 0x60 << (x & ~7)  # the suit's Q and K
-            if contract == "AT" and (both[team] & pair == pair or both[team + 2] & pair == pair) \
-                    and (live & pair == pair or (live ^ (1 << x) ^ (1 << y)) & pair == pair):
-                expected_up += BELOT_POINTS
-                expected_down += BELOT_POINTS
+            if contract == "AT" and (both[team] & pair == pair or both[team + 2] & pair == pair):
+                expected_up += BELOT_POINTS if live & pair == pair else 0
+                expected_down += BELOT_POINTS if (live ^ (1 << x) ^ (1 << y)) & pair == pair else 0
             assert (up, down) == (expected_up, expected_down), (contract, hands, x, y)
             v1 = bs.solve(hands, contract, state.leader, team)
             v2 = bs.solve(swapped, contract, state.leader, team)

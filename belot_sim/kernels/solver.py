@@ -604,9 +604,9 @@ def _point_gap(ctx, rem, rem2, contract):
     in every line of play, so whatever the team wins in one position it wins the corresponding
     cards of in the other: its points there differ by the sum of the point differences of those
     cards - at most the sum of the positive differences above, at most the sum of the negative
-    ones below (measured against the sum of all the differences either way: see the README).  Plus
-    20 either way for each suit that differs and holds an open AT belot of the team in either
-    position (its K and Q need not correspond)."""
+    ones below (measured against the sum of all the differences either way: see the README).  Plus,
+    for each suit that differs, 20 up when an AT belot of the team is still open in ``rem`` and 20
+    down when it is open in ``rem2`` (its K and Q need not correspond)."""
     up = 0
     down = 0
     belot = _ld(ctx, C_BELOT)
@@ -638,9 +638,11 @@ def _point_gap(ctx, rem, rem2, contract):
             else:
                 down -= d
         pair = (belot >> sh) & 0xFF
-        if pair and ((a & pair) == pair or (b & pair) == pair):
-            up += BELOT
-            down += BELOT
+        if pair:
+            if (a & pair) == pair:  # the belot may still score from rem: up to 20 more
+                up += BELOT
+            if (b & pair) == pair:  # or from rem2: up to 20 less
+                down += BELOT
     return up, down
 
 
