@@ -256,6 +256,60 @@ def test_isomorphic_positions_differ_by_at_most_the_point_gap():
     assert checked > 100 and refused > 50
 
 
+def test_point_gap_counts_an_open_at_belot_on_its_own_side():
+    """AT: a swap in the suit of the team's open K-Q pair.  Swapping the K or Q itself leaves the
+    pair open in one position only, and only that position's side of ``_point_gap`` gets the 20;
+    swapping another card leaves it open in both, and both sides get it.  The bounds hold for
+    the plain minimax values (both directions of every swap)."""
+    rng = random.Random(33)
+    strength = ksolver.STRENGTH64[5]
+    points = [int(p) for p in bs.BULGARIAN.card_points("AT")]
+    seen = {"one side": 0, "both": 0}
+    for _ in range(400):
+        if min(seen.values()) >= 12:
+            break
+        state = endgame(rng, bs.BULGARIAN, "AT", 3)
+        hands = list(state.hands)
+        live = hands[0] | hands[1] | hands[2] | hands[3]
+        team = rng.randrange(2)
+        suits = sorted(suit for _seat, suit in open_belots(hands, "AT", team))
+        if not suits:
+            continue
+        suit = rng.choice(suits)
+        pair = 0x60 << (8 * suit)
+        swaps = []
+        for x in range(8 * suit, 8 * suit + 8):
+            for y in range(8 * suit, 8 * suit + 8):
+                if live >> x & 1 and not live >> y & 1:
+                    lo, hi = sorted((strength[x], strength[y]))
+                    if not any(live >> z & 1 and lo < strength[z] < hi for z in range(8 * suit, 8 * suit + 8)):
+                        swaps.append((x, y))
+        if not swaps:
+            continue
+        x, y = rng.choice(swaps)
+        seat = next(q for q in range(4) if hands[q] >> x & 1)
+        swapped = list(hands)
+        swapped[seat] ^= (1 << x) | (1 << y)
+        live2 = live ^ (1 << x) ^ (1 << y)
+        both = list(hands)
+        both[seat] |= 1 << y
+        ctx = np.zeros(ksolver.CTX_SIZE, dtype=np.int64)
+        ksolver.make_ctx(ctx, np.array(both, dtype=np.int64), 5, team, 0, False, True, 1, 3)
+        v1 = minimax(hands, state.leader, (), "AT", bs.BULGARIAN, team, False)
+        v2 = minimax(swapped, state.leader, (), "AT", bs.BULGARIAN, team, False)
+        gain = points[x] - points[y]
+        open2 = live2 & pair == pair
+        seen["both" if open2 else "one side"] += 1
+        # from the position holding the open pair, and back
+        assert ksolver._point_gap(ctx.ctypes.data, live, live2, 5) == (
+            max(gain, 0) + BELOT_POINTS, max(-gain, 0) + (BELOT_POINTS if open2 else 0))
+        assert ksolver._point_gap(ctx.ctypes.data, live2, live, 5) == (
+            max(-gain, 0) + (BELOT_POINTS if open2 else 0), max(gain, 0) + BELOT_POINTS)
+        up, down = ksolver._point_gap(ctx.ctypes.data, live, live2, 5)
+        assert -down <= v1 - v2 <= up, (hands, swapped, state.leader, team, v1, v2, up, down)
+    assert min(seen.values()) >= 12, seen
+
+
 def test_zero_sum_outside_at_belots():
     rng = random.Random(8)
     for i in range(60):
