@@ -197,6 +197,12 @@ def test_solve_moves_values_each_card():
         assert best == bs.solve(state.hands, state.contract, state.leader, team)
 
 
+def live_between(live: int, x: int, y: int, strength) -> list[int]:
+    """The live cards of the suit of ``x`` and ``y`` that lie strictly between them in ``strength``."""
+    lo, hi = sorted((strength[x], strength[y]))
+    return [z for z in range(x & ~7, (x & ~7) + 8) if live >> z & 1 and lo < strength[z] < hi]
+
+
 def test_isomorphic_positions_differ_by_at_most_the_point_gap():
     """The structure table's premise: a hand card swapped for a played card of its suit with no
     live card between them gives an isomorphic position whose value is higher by at most the
@@ -218,9 +224,7 @@ def test_isomorphic_positions_differ_by_at_most_the_point_gap():
                 for y in range(x & ~7, (x & ~7) + 8):
                     if live >> y & 1:
                         continue
-                    lo, hi = sorted((strength[ci, x], strength[ci, y]))
-                    between = [z for z in range(x & ~7, (x & ~7) + 8)
-                               if live >> z & 1 and lo < strength[ci, z] < hi]
+                    between = live_between(live, x, y, strength[ci])
                     if not between:
                         same.append((seat, x, y))
                     elif any(not hands[seat] >> z & 1 for z in between):
@@ -281,8 +285,7 @@ def test_point_gap_counts_an_open_at_belot_on_its_own_side():
         for x in range(8 * suit, 8 * suit + 8):
             for y in range(8 * suit, 8 * suit + 8):
                 if live >> x & 1 and not live >> y & 1:
-                    lo, hi = sorted((strength[x], strength[y]))
-                    if not any(live >> z & 1 and lo < strength[z] < hi for z in range(8 * suit, 8 * suit + 8)):
+                    if not live_between(live, x, y, strength):
                         swaps.append((x, y))
         if not swaps:
             continue
