@@ -471,19 +471,12 @@ def _greedy_rest(ctx, rem, leader, pos, led, win, winner, tpts, contract, under,
 
 
 @njit(cache=True, inline="always")
-def _trick_result(ctx, a, b, c, d, leader, contract):
-    """Winning seat and points of the complete trick a, b, c, d led by ``leader``."""
-    win = a
-    winner = leader
-    if beats(b, win, contract):
-        win = b
-        winner = (leader + 1) & 3
-    if beats(c, win, contract):
-        win = c
-        winner = (leader + 2) & 3
-    if beats(d, win, contract):
-        winner = (leader + 3) & 3
-    return winner, _ld(ctx, C_POINTS + a) + _ld(ctx, C_POINTS + b) + _ld(ctx, C_POINTS + c) + _ld(ctx, C_POINTS + d)
+def _belot_gain(belot_cards, rem, card, led):
+    """20 when ``card``, played to a trick of suit ``led``, is the first card played of an open AT
+    belot of the team (its partner card still in ``rem``, the cards at the trick's start), else 0."""
+    if (belot_cards >> card) & 1 and (rem >> (card ^ 3)) & 1 and (card >> 3) == led:
+        return BELOT
+    return 0
 
 
 @njit(cache=True, inline="always")
@@ -833,14 +826,6 @@ def _child(ctx, card, rem, leader, pos, led, win, winner, tcards, tpts, valat, c
 
 
 @njit(cache=True, inline="always")
-def _options(ctx, hand, led, win, partner_winning, rem, contract, under, atop, merge):
-    """The cards a follower tries: its legal ones, without those equivalent to a stronger one of
-    the same hand when ``merge`` (:func:`_reduce`)."""
-    legal = legal_mask(hand, led, win, partner_winning, contract, under, atop)
-    return _reduce(legal, rem, contract, ctx) if merge else legal
-
-
-@njit(cache=True, inline="always")
 def _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, merge, rpts):
     """``(value, best lead)``: fail-soft alpha-beta over the ways to play the trick starting at a
     trick start, in plain loops (window ``a0``, ``b0``; ``first``: a lead to try first; ``merge``:
@@ -867,8 +852,14 @@ def _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, merge, rpts)
     best0 = -INF
     bestcard = 0xFF
     m0 = _ld(ctx, leader) & rem
+    # The followers' cards kept by the merging, once per trick: every legal set is closed upwards
+    # within a suit of the hand, so merging a legal set is the legal set of the merged hand.
+    k1, k2, k3 = h1, h2, h3
     if merge:
         m0 = _reduce(m0, rem, contract, ctx)
+        k1 = _reduce(h1, rem, contract, ctx)
+        k2 = _reduce(h2, rem, contract, ctx)
+        k3 = _reduce(h3, rem, contract, ctx)
     if first >= 32 or (m0 >> first) & 1 == 0:
         first = 0xFF
         if contract >= NT:
@@ -891,31 +882,36 @@ def _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, merge, rpts)
             a = ctz(m0)
             m0 &= m0 - 1
         led = a >> 3
+        # the trick's points and belot gains so far, one card at a time
+        pa = _ld(ctx, C_POINTS + a)
+        ga = _belot_gain(belot_cards, rem, a, led)
         best1 = INF
         a1 = max(alpha, best0)
-        m1 = _options(ctx, h1, led, a, False, rem, contract, under, atop, merge)
+        m1 = legal_mask(h1, led, a, False, contract, under, atop) & k1
         while m1 and best1 > a1:
             b = ctz(m1)
             m1 &= m1 - 1
             w1, ws1 = (b, s1) if beats(b, a, contract) else (a, leader)
+            pb = pa + _ld(ctx, C_POINTS + b)
+            gb = ga + _belot_gain(belot_cards, rem, b, led)
             best2 = -INF
             b2 = min(beta, best1)
-            m2 = _options(ctx, h2, led, w1, ws1 == leader, rem, contract, under, atop, merge)
+            m2 = legal_mask(h2, led, w1, ws1 == leader, contract, under, atop) & k2
             while m2 and best2 < b2:
                 c = ctz(m2)
                 m2 &= m2 - 1
                 w2, ws2 = (c, s2) if beats(c, w1, contract) else (w1, ws1)
+                pc = pb + _ld(ctx, C_POINTS + c)
+                gc = gb + _belot_gain(belot_cards, rem, c, led)
                 best3 = INF
                 a3 = max(a1, best2)
-                m3 = _options(ctx, h3, led, w2, ws2 == s1, rem, contract, under, atop, merge)
+                m3 = legal_mask(h3, led, w2, ws2 == s1, contract, under, atop) & k3
                 while m3 and best3 > a3:
                     d = ctz(m3)
                     m3 &= m3 - 1
-                    wt, tpts = _trick_result(ctx, a, b, c, d, leader, contract)
-                    gain = 0
-                    for x in (a, b, c, d):  # the first card of an open belot decides it
-                        if (belot_cards >> x) & 1 and (rem >> (x ^ 3)) & 1 and (x >> 3) == led:
-                            gain += BELOT
+                    wt = s3 if beats(d, w2, contract) else ws2
+                    tpts = pc + _ld(ctx, C_POINTS + d)
+                    gain = gc + _belot_gain(belot_cards, rem, d, led)
                     nvl = 0
                     if (wt & 1) == team:
                         gain += tpts
