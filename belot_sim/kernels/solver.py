@@ -471,6 +471,19 @@ def _greedy_rest(ctx, rem, leader, pos, led, win, winner, tpts, contract, under,
 
 
 @njit(cache=True, inline="always")
+def _fixed_legal(hand, led, contract):
+    """The legal cards of ``hand`` following a trick of suit ``led`` when they do not depend on the
+    cards already played to it - any card of the suit when it holds one and must not beat (a plain
+    suit in a suit contract, any suit in NT), any card when void in NT - else -1."""
+    follow = hand & SUIT[led]
+    if contract == NT:
+        return follow if follow else hand
+    if contract < NT and led != contract and follow:
+        return follow
+    return np.int64(-1)
+
+
+@njit(cache=True, inline="always")
 def _belot_gain(belot_cards, rem, card, led):
     """20 when ``card``, played to a trick of suit ``led``, is the first card played of an open AT
     belot of the team (its partner card still in ``rem``, the cards at the trick's start), else 0."""
@@ -887,6 +900,9 @@ def _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, merge, rpts)
         ga = _belot_gain(belot_cards, rem, a, led)
         best1 = INF
         a1 = max(alpha, best0)
+        # a follower's legal cards that do not depend on the cards played before it (-1: they do)
+        x2 = _fixed_legal(h2, led, contract)
+        x3 = _fixed_legal(h3, led, contract)
         m1 = legal_mask(h1, led, a, False, contract, under, atop) & k1
         while m1 and best1 > a1:
             b = ctz(m1)
@@ -896,7 +912,7 @@ def _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, merge, rpts)
             gb = ga + _belot_gain(belot_cards, rem, b, led)
             best2 = -INF
             b2 = min(beta, best1)
-            m2 = legal_mask(h2, led, w1, ws1 == leader, contract, under, atop) & k2
+            m2 = (x2 if x2 >= 0 else legal_mask(h2, led, w1, ws1 == leader, contract, under, atop)) & k2
             while m2 and best2 < b2:
                 c = ctz(m2)
                 m2 &= m2 - 1
@@ -905,7 +921,7 @@ def _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, merge, rpts)
                 gc = gb + _belot_gain(belot_cards, rem, c, led)
                 best3 = INF
                 a3 = max(a1, best2)
-                m3 = legal_mask(h3, led, w2, ws2 == s1, contract, under, atop) & k3
+                m3 = (x3 if x3 >= 0 else legal_mask(h3, led, w2, ws2 == s1, contract, under, atop)) & k3
                 while m3 and best3 > a3:
                     d = ctz(m3)
                     m3 &= m3 - 1
