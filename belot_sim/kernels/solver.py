@@ -122,7 +122,7 @@ from .tables import AT, BEATS, NT, POINTS, STRONGER, SUIT, TRICK_MULT, TRUMPS
 # one; CTX_SIZE and MAX_GEN are re-exported for the callers of dd_value / dd_moves.
 from .solver_layout import (C_ATOP, C_BELOT, C_CANON, C_CONTRACT, C_GEN, C_HIST, C_LAST, C_MIDTT, C_MOVES,  # noqa: F401
                             C_NODES, C_POINTS, C_SCORES, C_TEAM, C_TEAMCARDS, C_TTMASK, C_UNDER, C_VALS, C_ZMASK,
-                            CTX_SIZE, MAX_GEN, C_OWNSEQ, C_SEPOCH, C_SON, C_STAB, S_BITS)
+                            CTX_SIZE, MAX_GEN, C_OWNSEQ, C_PSEQ, C_SEPOCH, C_SON, C_STAB, S_BITS)
 
 INF = 1 << 20
 QUEENS = 0x20202020
@@ -213,10 +213,7 @@ def _extreme_rank_tables():
 
 WEAKEST_RANK, STRONGEST_RANK = _extreme_rank_tables()
 STRENGTH64 = _STRENGTH.astype(np.int64)
-#: ``ASC_RANKS[order, i]``: the rank of the i-th weakest card of a suit (order 0 plain, 1 trump).
-ASC_RANKS = np.array([sorted(range(8), key=lambda r: int(strength[r]))
-                      for strength in (PLAIN_STRENGTH_BY_RANK, TRUMP_STRENGTH_BY_RANK)], dtype=np.int64)
-for _table in (NEXT_STRONGER, TOP_RUN, STRENGTH64, WEAKEST_RANK, STRONGEST_RANK, ASC_RANKS):
+for _table in (NEXT_STRONGER, TOP_RUN, STRENGTH64, WEAKEST_RANK, STRONGEST_RANK):
     _table.flags.writeable = False
 
 
@@ -270,12 +267,15 @@ def make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtak
     # one table entry (not worth its ~0.2 us below three tricks).
     big = n_cards >= 12
     if big:
-        # The owner sequence of every suit pattern (for _canon and the structure table), each
-        # from the pattern without its strongest card; -1 when a card of it is not in the hands.
+        # The owner sequence of every suit pattern (for _canon and the structure table) and the
+        # points of its cards (for _point_gap), each from the pattern without its strongest card;
+        # -1 when a card of it is not in the hands.
         for suit in range(4):
             t = (TRUMPS[contract] >> (8 * suit)) & 1
             base = C_OWNSEQ + suit * 256
+            pbase = C_PSEQ + suit * 256
             ctx[base] = 0
+            ctx[pbase] = 0
             for live in range(1, 256):
                 r = STRONGEST_RANK[t, live]
                 rest = ctx[base + (live ^ (1 << r))]
@@ -285,6 +285,7 @@ def make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtak
                 else:
                     k = rest >> 16
                     ctx[base + live] = (rest & 0xFFFF) | (seat << (2 * k)) | ((k + 1) << 16)
+                    ctx[pbase + live] = ctx[pbase + (live ^ (1 << r))] | (ctx[C_POINTS + 8 * suit + r] << (6 * k))
     for suit in range(4):
         zm = 0
         for r in range(8):
@@ -625,25 +626,16 @@ def _point_gap(ctx, rem, rem2, contract):
             continue
         if _ld(ctx, C_OWNSEQ + s * 256 + a) != _ld(ctx, C_OWNSEQ + s * 256 + b):
             return np.int64(-1), np.int64(0)
-        t = (TRUMPS[contract] >> sh) & 1
-        ia = 0
-        ib = 0
-        pa = 0
-        pb = 0
-        for i in range(8):
-            r = ASC_RANKS[t, i]
-            if (a >> r) & 1:
-                pa |= _ld(ctx, C_POINTS + sh + r) << (6 * ia)
-                ia += 1
-            if (b >> r) & 1:
-                pb |= _ld(ctx, C_POINTS + sh + r) << (6 * ib)
-                ib += 1
-        for i in range(ia):
-            d = ((pa >> (6 * i)) & 63) - ((pb >> (6 * i)) & 63)
+        pa = _ld(ctx, C_PSEQ + s * 256 + a)
+        pb = _ld(ctx, C_PSEQ + s * 256 + b)
+        while pa | pb:
+            d = (pa & 63) - (pb & 63)
             if d > 0:
                 up += d
             else:
                 down -= d
+            pa >>= 6
+            pb >>= 6
         pair = (belot >> sh) & 0xFF
         if pair:
             if (a & pair) == pair:  # the belot may still score from rem: up to 20 more

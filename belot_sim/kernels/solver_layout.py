@@ -20,7 +20,8 @@ C_SEPOCH = C_SON + 1        # the structure table's stamp: this ctx's solves cou
 C_OWNSEQ = C_SEPOCH + 1     # [suit * 256 + live ranks]: seats of the live cards, weakest first (2 bits
                             # each) | their count << 16; -1 if a card is not in the hands
 S_BITS = 13                 # 2**S_BITS entries (measured on 240 deals: 2**15 ~2 % faster, 2**11 5 % slower)
-C_STAB = C_OWNSEQ + 1024    # the structure table: two words per entry, see solver._struct_store
+C_PSEQ = C_OWNSEQ + 1024    # [suit * 256 + live ranks]: points of the live cards, weakest first (6 bits each)
+C_STAB = C_PSEQ + 1024      # the structure table: two words per entry, see solver._struct_store
 CTX_SIZE = C_STAB + (2 << S_BITS)
 
 #: Table entries: key word, then lb (16 bits) | ub (16) | best card (8) | generation (bits 40..62).
