@@ -122,7 +122,7 @@ from .tables import AT, BEATS, NT, POINTS, STRONGER, SUIT, TRICK_MULT, TRUMPS
 # one; CTX_SIZE and MAX_GEN are re-exported for the callers of dd_value / dd_moves.
 from .solver_layout import (C_ATOP, C_BELOT, C_CANON, C_CONTRACT, C_GEN, C_HIST, C_LAST, C_MIDTT, C_MOVES,  # noqa: F401
                             C_NODES, C_POINTS, C_SCORES, C_TEAM, C_TEAMCARDS, C_TTMASK, C_UNDER, C_VALS, C_ZMASK,
-                            CTX_SIZE, MAX_GEN, C_OWNSEQ, C_PSEQ, C_SEPOCH, C_SON, C_STAB, S_BITS)
+                            CTX_SIZE, MAX_GEN, C_OWNSEQ, C_PSEQ, C_SEPOCH, C_SON, C_STAB, C_ZEROS, S_BITS)
 
 INF = 1 << 20
 QUEENS = 0x20202020
@@ -251,8 +251,12 @@ def make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtak
     ctx[C_GEN] = gen
     ctx[C_TTMASK] = tt_mask
     ctx[C_NODES] = 0
+    zeros = 0
     for c in range(32):
         ctx[C_POINTS + c] = POINTS[family, contract, c] * mult
+        if POINTS[family, contract, c] == 0:
+            zeros |= 1 << c
+    ctx[C_ZEROS] = zeros
     for i in range(64):
         ctx[C_HIST + i] = 0
     n_cards = popcount(hands[0] | hands[1] | hands[2] | hands[3])
@@ -335,6 +339,9 @@ def _canon(ctx, rem):
 @njit(cache=True, inline="always")
 def _cheapest_points(ctx, mask, m):
     """Sum of the points of the ``m`` cheapest cards of ``mask`` (all of them when it has fewer)."""
+    # its zero-point cards first (most hands have some): only the rest needs sorting
+    m -= popcount(mask & _ld(ctx, C_ZEROS))
+    mask &= ~_ld(ctx, C_ZEROS)
     total = 0
     for _ in range(m):
         if mask == 0:

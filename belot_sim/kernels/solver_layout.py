@@ -6,6 +6,7 @@ compiling the solver (whose recursive search compiles when :mod:`.solver` is imp
 C_CONTRACT, C_TEAM, C_UNDER, C_ATOP, C_BELOT, C_LAST, C_GEN, C_TTMASK, C_NODES = 4, 5, 6, 7, 8, 9, 10, 11, 12
 C_TEAMCARDS = 13   # the team's cards (both seats)
 C_MIDTT = 14       # positions inside a trick are stored with this many cards or more left
+C_ZEROS = 15       # the contract's zero-point cards
 C_POINTS = 16      # 32 card points, NT doubling applied
 C_MOVES = 48       # ordered move lists, 8 per depth (33 depths)
 C_SCORES = C_MOVES + 33 * 8
