@@ -136,6 +136,7 @@ MIDTT_MIN = 28
 #: Trick starts with at most this many cards left are searched a trick at a time (:func:`_endgame`).
 ENDGAME_MAX = 16
 _HASH_MUL = -7046029254386353131  # 0x9E3779B97F4A7C15 as int64
+_HASH_MUL2 = -4658895280553007687  # 0xBF58476D1CE4E5B9 as int64
 
 
 @intrinsic
@@ -601,10 +602,13 @@ def _tt_store(ctx, tt, tt_idx, key, best, a0, b0, lb, ub, bestcard):
 def _struct_hash(ctx, rem, leader, valat):
     """Hash of a trick-start position's structure — per suit the seats holding its live cards,
     weakest first — with the leader and the valat flag: isomorphic positions share it."""
-    h = np.int64(leader | (valat << 2))
-    for s in range(4):
-        h = (h ^ _ld(ctx, C_OWNSEQ + s * 256 + ((rem >> (8 * s)) & 0xFF))) * _HASH_MUL
-        h ^= (h >> 29) & 0x7FFFFFFFF
+    # Each suit's sequence takes 20 bits: three suits packed side by side and the fourth with the
+    # leader and the valat flag, hashed by two independent multiplications.
+    x = (_ld(ctx, C_OWNSEQ + (rem & 0xFF)) | (_ld(ctx, C_OWNSEQ + 256 + ((rem >> 8) & 0xFF)) << 20)
+         | (_ld(ctx, C_OWNSEQ + 512 + ((rem >> 16) & 0xFF)) << 40))
+    y = _ld(ctx, C_OWNSEQ + 768 + ((rem >> 24) & 0xFF)) | (leader << 20) | (valat << 22)
+    h = x * _HASH_MUL ^ y * _HASH_MUL2
+    h ^= (h >> 29) & 0x7FFFFFFFF
     return h
 
 
