@@ -65,7 +65,11 @@ one value.  What keeps it small:
   deal that work costs more than the nodes it saves (measured: 17 % less time on 240 deals; the
   master lead: 0.94 of the NT time, 0.97 of AT's).  Two tricks left (two cards in every
   hand) are valued exactly, whatever the window, and stored as exact; the last card before that
-  takes its children's exact values in a plain loop instead of a search;
+  takes its children's exact values in a plain loop instead of a search.  The loops do little per
+  card: each hand is merged once per trick (a legal set is closed upwards within a suit, so the
+  merged legal set is the legal set of the merged hand: 0.958 of the time), a follower's legal
+  cards are computed once per lead when they cannot depend on the cards before it (a plain suit
+  followed in a suit contract, any NT trick: 0.947-0.966, NT 0.88-0.93);
 * **bounds from the points still available**: a node whose window lies above every point still in
   play (remaining cards + table + last trick + open belots + valat), minus what the opponents
   surely take, or below the points the team surely takes, is cut at once.  Sure points:
@@ -99,7 +103,7 @@ one value.  What keeps it small:
 
 Arrays
 ------
-``ctx`` (int64[CTX_SIZE], ~150 KiB) holds the solve's constants (hands, contract, point tables, …),
+``ctx`` (int64[CTX_SIZE], ~160 KiB) holds the solve's constants (hands, contract, point tables, …),
 the scratch move lists and the structure table (stamped by a counter of the ctx itself, so one ctx
 serves any number of solves); ``tt`` (int64[2 * 2**k]) is the table.  The recursive search reads them
 through raw addresses (``_ld``/``_st``): passing array objects through every recursive call would
