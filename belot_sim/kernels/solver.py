@@ -499,7 +499,7 @@ def _fixed_legal(hand, led, contract):
 @njit(cache=True, inline="always")
 def _belot_gain(belot_cards, rem, card, led):
     """20 when ``card``, played to a trick of suit ``led``, is the first card played of an open AT
-    belot of the team (its partner card still in ``rem``, the cards at the trick's start), else 0."""
+    belot of the team (its partner card, in the same hand, still in ``rem``), else 0."""
     if (belot_cards >> card) & 1 and (rem >> (card ^ 3)) & 1 and (card >> 3) == led:
         return BELOT
     return 0
@@ -1106,9 +1106,7 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
             card = ctz(m)
             m &= m - 1
             nwinner = seat if beats(card, win, contract) else winner
-            gain = 0
-            if (belot_cards >> card) & 1 and (rem >> (card ^ 3)) & 1 and (card >> 3) == led:
-                gain = BELOT
+            gain = _belot_gain(belot_cards, rem, card, led)
             nvl = 0
             if (nwinner & 1) == team:
                 gain += tpts + _ld(ctx, C_POINTS + card)
@@ -1182,8 +1180,7 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
             wteam = nwinner & 1
             nvl = valat if wteam == team else 0
             gain = tpts + _ld(ctx, C_POINTS + card) if wteam == team else 0
-            if (belot_cards >> card) & 1 and (rem >> (card ^ 3)) & 1 and (card >> 3) == led:
-                gain += BELOT
+            gain += _belot_gain(belot_cards, rem, card, led)
             _cidx, e = _tt_probe(ctx, tt, _boundary_key(ctx, rem ^ (1 << card), nwinner, nvl))
             if e >= 0:
                 if maxnode:
