@@ -828,11 +828,8 @@ def _child(ctx, card, rem, leader, pos, led, win, winner, tcards, tpts, valat, c
     points and the valat when it ends the deal.  A completed trick leads to the next trick's start."""
     bit = 1 << card
     nrem = rem ^ bit
-    gain = 0
-    if (belot_cards >> card) & 1 and (rem >> (card ^ 3)) & 1:
-        # First card of an open belot of the team: it counts if played in its own suit.
-        if pos == 0 or (card >> 3) == led:
-            gain = BELOT
+    # the first card of an open belot of the team counts if played in its own suit (a lead always is)
+    gain = _belot_gain(belot_cards, rem, card, card >> 3 if pos == 0 else led)
     nled, nwin, nwinner = after_card(pos, card, (leader + pos) & 3, led, win, winner, contract)
     npts = tpts + _ld(ctx, C_POINTS + card)
     if pos < 3:
