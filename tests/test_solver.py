@@ -20,7 +20,6 @@ import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.cards import iter_cards, popcount
 from belot_sim.kernels import solver as ksolver
-from belot_sim.kernels.play import legal_mask
 from belot_sim.rules import BELOT_POINTS, LAST_TRICK_BONUS, VALAT_BONUS, Contract
 from belot_sim.solve import solve_position, solve_state
 
@@ -202,38 +201,6 @@ def live_between(live: int, x: int, y: int, strength) -> list[int]:
     """The live cards of the suit of ``x`` and ``y`` that lie strictly between them in ``strength``."""
     lo, hi = sorted((strength[x], strength[y]))
     return [z for z in range(x & ~7, (x & ~7) + 8) if live >> z & 1 and lo < strength[z] < hi]
-
-
-@njit(cache=True)
-def _merged(ctx, cards, live, contract):
-    return ksolver._reduce(cards, live, contract, ctx.ctypes.data)
-
-
-def test_merging_a_legal_set_is_the_legal_set_of_the_merged_hand():
-    """The trick loops merge each follower's hand once per trick and intersect it with each legal
-    set: every legal set is closed upwards within a suit of the hand (a card's stronger cards of
-    the hand are legal with it), so merging equivalent cards commutes with the legality filter."""
-    rng = random.Random(5)
-    checked = 0
-    for i in range(3000):
-        ci = i % 6
-        pack = list(range(32))
-        rng.shuffle(pack)
-        k = rng.randrange(2, 9)  # cards per hand
-        hands = [sum(1 << c for c in pack[k * s:k * s + k]) for s in range(4)]
-        live = hands[0] | hands[1] | hands[2] | hands[3]
-        under, atop = rng.random() < 0.5, rng.random() < 0.5
-        ctx = np.zeros(ksolver.CTX_SIZE, dtype=np.int64)
-        ksolver.make_ctx(ctx, np.array(hands, dtype=np.int64), ci, rng.randrange(2), 0, under, atop, 1, 3)
-        seat = rng.randrange(4)
-        hand = hands[seat]
-        win = rng.choice([c for c in range(32) if live >> c & 1 and not hand >> c & 1])
-        led = rng.choice([win >> 3, rng.randrange(4)])
-        legal = legal_mask(hand, led, win, rng.random() < 0.5, ci, under, atop)
-        merged_hand = _merged(ctx, hand, live, ci)
-        assert _merged(ctx, legal, live, ci) == legal & merged_hand, (ci, hands, seat, led, win)
-        checked += merged_hand != hand
-    assert checked > 300  # hands where something was merged
 
 
 def test_isomorphic_positions_differ_by_at_most_the_point_gap():

@@ -60,15 +60,12 @@ one value.  What keeps it small:
   tricks;
 * **the last four tricks a trick at a time**: from a trick start with ``ENDGAME_MAX`` (16) cards
   or fewer left, :func:`_endgame` searches plain loops over the ways to play the whole trick
-  (equivalent cards merged, the stored best lead first, else in NT and AT a master), without the
-  per-card ordering, mid-trick table and quasi-equivalence of :func:`_node` - near the end of a
+  (the stored best lead first, else in NT and AT a master), without the per-card ordering, mid-trick table and quasi-equivalence of :func:`_node` - near the end of a
   deal that work costs more than the nodes it saves (measured: 17 % less time on 240 deals; the
   master lead: 0.94 of the NT time, 0.97 of AT's).  Two tricks left (two cards in every
   hand) are valued exactly, whatever the window, and stored as exact; the last card before that
   takes its children's exact values in a plain loop instead of a search.  The loops do little per
-  card: each hand is merged once per trick (a legal set is closed upwards within a suit, so the
-  merged legal set is the legal set of the merged hand: 0.958 of the time), a follower's legal
-  cards are computed once per lead when they cannot depend on the cards before it (a plain suit
+  card: a follower's legal cards are computed once per lead when they cannot depend on the cards before it (a plain suit
   followed in a suit contract, any NT trick: 0.947-0.966, NT 0.88-0.93);
 * **bounds from the points still available**: a node whose window lies above every point still in
   play (remaining cards + table + last trick + open belots + valat), minus what the opponents
@@ -86,13 +83,15 @@ one value.  What keeps it small:
 
   The sure points cost more than a table probe, so a trick start computes them only when the
   table and the structure table have not settled it (measured: 4-7 % less time, nodes +0.2-1.1 %);
-* **merging of equivalent cards**: two cards of one hand, adjacent in the suit's contract order
-  among the live cards (hands + table), with equal points, lead to identical futures; only one is
-  searched.  K/Q of an open AT belot are never merged;
 * **quasi-equivalent cards**: two cards of one hand and suit with no card of *another* hand (or the
   table) between them lead to isomorphic games whose values differ by at most the difference of
   their points; once one is searched, the other is skipped when that bound cannot reach the
-  window (and :func:`dd_moves` narrows each card's interval with it);
+  window (and :func:`dd_moves` narrows each card's interval with it).  Equivalent cards (equal
+  points) are the case of a zero difference: the second is always skipped.  Merging them
+  beforehand (dropping each card equivalent to the next stronger live card of its hand) no longer
+  pays: without it 0.91 of the time for ``solve`` and ``solve_moves``, 0.90 for the ``dd`` bid
+  table, also in the trick loops, which skip nothing (a merge costs a walk over every hand, and
+  with few cards left equivalent pairs are rare).  K/Q of an open AT belot are never skipped;
 * **move ordering**: the stored best card first; then, with more than ``GREEDY_MIN`` cards left, each
   candidate is scored by finishing the current trick greedily (partner winning: give the most
   points; else win as cheaply as possible; else throw the cheapest card) and taking the trick's
@@ -162,24 +161,6 @@ def _st(typingctx, base, idx, value):
     return types.none(types.int64, types.int64, types.int64), codegen
 
 
-def _next_tables():
-    """``NEXT_STRONGER[trump_order, rank, pattern]``: rank of the weakest card of the 8-bit suit
-    ``pattern`` that is stronger than ``rank`` (-1 if none)."""
-    out = np.full((2, 8, 256), -1, dtype=np.int64)
-    for t, strength in enumerate((PLAIN_STRENGTH_BY_RANK, TRUMP_STRENGTH_BY_RANK)):
-        for r in range(8):
-            for p in range(256):
-                best = -1
-                for q in range(8):
-                    if p >> q & 1 and strength[q] > strength[r] and (best < 0 or strength[q] < strength[best]):
-                        best = q
-                out[t, r, p] = best
-    return out
-
-
-NEXT_STRONGER = _next_tables()
-
-
 def _top_run_table():
     """``TOP_RUN[order, live, hand]`` (8-bit suit patterns): the cards of ``hand`` that are the top
     of ``live`` in unbroken succession (order 0 plain, 1 trump) — the masters a leader can cash."""
@@ -218,7 +199,7 @@ def _extreme_rank_tables():
 
 WEAKEST_RANK, STRONGEST_RANK = _extreme_rank_tables()
 STRENGTH64 = _STRENGTH.astype(np.int64)
-for _table in (NEXT_STRONGER, TOP_RUN, STRENGTH64, WEAKEST_RANK, STRONGEST_RANK):
+for _table in (TOP_RUN, STRENGTH64, WEAKEST_RANK, STRONGEST_RANK):
     _table.flags.writeable = False
 
 
@@ -300,7 +281,7 @@ def make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtak
         for r in range(8):
             if POINTS[family, contract, 8 * suit + r] == 0:
                 zm |= 1 << r
-        if not big or zm & (zm + 1) != 0 or zm > 7:  # not ranks 0..g-1: no merging (never so)
+        if not big or zm & (zm + 1) != 0 or zm > 7:  # not ranks 0..g-1: no canonical stand-ins (never so)
             zm = 0
         for r in range(8):
             if (zm >> r) & 1 and STRENGTH64[contract, 8 * suit + r] != r:
@@ -399,26 +380,6 @@ def _points_of(ctx, mask):
         total += _ld(ctx, C_POINTS + ctz(mask))
         mask &= mask - 1
     return total
-
-
-@njit(cache=True, inline="always")
-def _reduce(legal, live, contract, ctx):
-    """Drop each card equivalent to the next stronger live card of its suit held in the same hand."""
-    out = legal
-    belot = _ld(ctx, C_BELOT)
-    m = legal & ~belot
-    if m & (m - 1) == 0:
-        return out
-    while m:
-        c = ctz(m)
-        m &= m - 1
-        base = c & 0x18
-        nr = NEXT_STRONGER[(TRUMPS[contract] >> c) & 1, c & 7, (live >> base) & 0xFF]
-        if nr >= 0:
-            n = base + nr
-            if (legal >> n) & 1 and _ld(ctx, C_POINTS + c) == _ld(ctx, C_POINTS + n) and not (belot >> n) & 1:
-                out &= ~(1 << c)
-    return out
 
 
 @njit(cache=True, inline="always")
@@ -843,11 +804,10 @@ def _child(ctx, card, rem, leader, pos, led, win, winner, tcards, tpts, valat, c
 
 
 @njit(cache=True, inline="always")
-def _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, merge, rpts):
+def _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, rpts):
     """``(value, best lead)``: fail-soft alpha-beta over the ways to play the trick starting at a
-    trick start, in plain loops (window ``a0``, ``b0``; ``first``: a lead to try first; ``merge``:
-    skip cards equivalent to a stronger one of the same hand; ``rpts``: points of ``rem``, unused
-    with two tricks left).  Each complete trick leads to the next trick's start: the last trick
+    trick start, in plain loops (window ``a0``, ``b0``; ``first``: a lead to try first; ``rpts``:
+    points of ``rem``, unused with two tricks left).  Each complete trick leads to the next trick's start: the last trick
     directly, two tricks exactly (stored for every window), more through :func:`_endgame` with the
     window carried down.  Leads and follows are tried in card-index order (by suit, then ranks 7,
     8, 9, 10, J, Q, K, A), after ``first``, or in NT and AT a master when there is no ``first``.
@@ -869,14 +829,6 @@ def _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, merge, rpts)
     best0 = -INF
     bestcard = 0xFF
     m0 = _ld(ctx, leader) & rem
-    # The followers' cards kept by the merging, once per trick: every legal set is closed upwards
-    # within a suit of the hand, so merging a legal set is the legal set of the merged hand.
-    k1, k2, k3 = h1, h2, h3
-    if merge:
-        m0 = _reduce(m0, rem, contract, ctx)
-        k1 = _reduce(h1, rem, contract, ctx)
-        k2 = _reduce(h2, rem, contract, ctx)
-        k3 = _reduce(h3, rem, contract, ctx)
     if first >= 32 or (m0 >> first) & 1 == 0:
         first = 0xFF
         if contract >= NT:
@@ -907,7 +859,7 @@ def _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, merge, rpts)
         # a follower's legal cards that do not depend on the cards played before it (-1: they do)
         x2 = _fixed_legal(h2, led, contract)
         x3 = _fixed_legal(h3, led, contract)
-        m1 = legal_mask(h1, led, a, False, contract, under, atop) & k1
+        m1 = legal_mask(h1, led, a, False, contract, under, atop)
         while m1 and best1 > a1:
             b = ctz(m1)
             m1 &= m1 - 1
@@ -916,7 +868,7 @@ def _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, merge, rpts)
             gb = ga + _belot_gain(belot_cards, rem, b, led)
             best2 = -INF
             b2 = min(beta, best1)
-            m2 = (x2 if x2 >= 0 else legal_mask(h2, led, w1, ws1 == leader, contract, under, atop)) & k2
+            m2 = x2 if x2 >= 0 else legal_mask(h2, led, w1, ws1 == leader, contract, under, atop)
             while m2 and best2 < b2:
                 c = ctz(m2)
                 m2 &= m2 - 1
@@ -925,7 +877,7 @@ def _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, merge, rpts)
                 gc = gb + _belot_gain(belot_cards, rem, c, led)
                 best3 = INF
                 a3 = max(a1, best2)
-                m3 = (x3 if x3 >= 0 else legal_mask(h3, led, w2, ws2 == s1, contract, under, atop)) & k3
+                m3 = x3 if x3 >= 0 else legal_mask(h3, led, w2, ws2 == s1, contract, under, atop)
                 while m3 and best3 > a3:
                     d = ctz(m3)
                     m3 &= m3 - 1
@@ -982,7 +934,7 @@ def _endgame(ctx, tt, rem, leader, valat, alpha, beta, rpts):
         tt_idx, e = _tt_probe(ctx, tt, key)
         if e >= 0:
             return e & 0xFFFF
-        v, _card = _trick_loops(ctx, tt, rem, leader, valat, 8, -INF, INF, 0xFF, False, np.int64(0))
+        v, _card = _trick_loops(ctx, tt, rem, leader, valat, 8, -INF, INF, 0xFF, np.int64(0))
         _tt_put(ctx, tt, tt_idx, key, v, v, 0xFF)
         return v
     _st(ctx, C_NODES, _ld(ctx, C_NODES) + 1)
@@ -1009,7 +961,7 @@ def _endgame(ctx, tt, rem, leader, valat, alpha, beta, rpts):
             return value
     a0 = max(alpha, lb)
     b0 = min(beta, ub)
-    best, bestcard = _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, True, rpts)
+    best, bestcard = _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, rpts)
     _tt_store(ctx, tt, tt_idx, key, best, a0, b0, lb, ub, bestcard)
     if sidx >= 0:
         _struct_store(ctx, sidx, stag, rem, best, a0, b0, lb, ub)
@@ -1090,7 +1042,7 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
         legal = hand
     else:
         legal = legal_mask(hand, led, win, ((winner ^ seat) & 1) == 0, contract, under, atop)
-    moves = _reduce(legal, rem | tcards, contract, ctx)
+    moves = legal
     maxnode = (seat & 1) == team
     if n_rem == 9:
         # The last card before two tricks are left (reached only from a root inside one of the
