@@ -60,13 +60,14 @@ one value.  What keeps it small:
   tricks;
 * **the last four tricks a trick at a time**: from a trick start with ``ENDGAME_MAX`` (16) cards
   or fewer left, :func:`_endgame` searches plain loops over the ways to play the whole trick
-  (the stored best lead first, else in NT and AT a master), without the per-card ordering, mid-trick table and quasi-equivalence of :func:`_node` - near the end of a
-  deal that work costs more than the nodes it saves (measured: 17 % less time on 240 deals; the
-  master lead: 0.94 of the NT time, 0.97 of AT's).  Two tricks left (two cards in every
+  (the stored best lead first, else in NT and AT a master), without the per-card ordering,
+  mid-trick table and quasi-equivalence of :func:`_node` - near the end of a deal that work costs
+  more than the nodes it saves (measured: 17 % less time on 240 deals; the master lead: 0.94 of
+  the NT time, 0.97 of AT's).  Two tricks left (two cards in every
   hand) are valued exactly, whatever the window, and stored as exact; the last card before that
   takes its children's exact values in a plain loop instead of a search.  The loops do little per
-  card: a follower's legal cards are computed once per lead when they cannot depend on the cards before it (a plain suit
-  followed in a suit contract, any NT trick: 0.947-0.966, NT 0.88-0.93);
+  card: a follower's legal cards are computed once per lead when they cannot depend on the cards
+  before it (a plain suit followed in a suit contract, any NT trick: 0.947-0.966, NT 0.88-0.93);
 * **bounds from the points still available**: a node whose window lies above every point still in
   play (remaining cards + table + last trick + open belots + valat), minus what the opponents
   surely take, or below the points the team surely takes, is cut at once.  Sure points:
@@ -807,12 +808,12 @@ def _child(ctx, card, rem, leader, pos, led, win, winner, tcards, tpts, valat, c
 def _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, rpts):
     """``(value, best lead)``: fail-soft alpha-beta over the ways to play the trick starting at a
     trick start, in plain loops (window ``a0``, ``b0``; ``first``: a lead to try first; ``rpts``:
-    points of ``rem``, unused with two tricks left).  Each complete trick leads to the next trick's start: the last trick
-    directly, two tricks exactly (stored for every window), more through :func:`_endgame` with the
-    window carried down.  Leads and follows are tried in card-index order (by suit, then ranks 7,
-    8, 9, 10, J, Q, K, A), after ``first``, or in NT and AT a master when there is no ``first``.
-    Values are negated when the leader's side minimises, so every level alternates max/min the
-    same way."""
+    points of ``rem``, unused with two tricks left).  Each complete trick leads to the next trick's
+    start: the last trick directly, two tricks exactly (stored for every window), more through
+    :func:`_endgame` with the window carried down.  Leads and follows are tried in card-index
+    order (by suit, then ranks 7, 8, 9, 10, J, Q, K, A), after ``first``, or in NT and AT a master
+    when there is no ``first``.  Values are negated when the leader's side minimises, so every
+    level alternates max/min the same way."""
     contract = _ld(ctx, C_CONTRACT)
     team = _ld(ctx, C_TEAM)
     belot_cards = _ld(ctx, C_BELOT)
@@ -1039,10 +1040,9 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
     under = _ld(ctx, C_UNDER) == 1
     atop = _ld(ctx, C_ATOP) == 1
     if pos == 0:
-        legal = hand
+        moves = hand
     else:
-        legal = legal_mask(hand, led, win, ((winner ^ seat) & 1) == 0, contract, under, atop)
-    moves = legal
+        moves = legal_mask(hand, led, win, ((winner ^ seat) & 1) == 0, contract, under, atop)
     maxnode = (seat & 1) == team
     if n_rem == 9:
         # The last card before two tricks are left (reached only from a root inside one of the
