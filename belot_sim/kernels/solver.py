@@ -88,11 +88,12 @@ one value.  What keeps it small:
   table) between them lead to isomorphic games whose values differ by at most the difference of
   their points; once one is searched, the other is skipped when that bound cannot reach the
   window (and :func:`dd_moves` narrows each card's interval with it).  Equivalent cards (equal
-  points) are the case of a zero difference: the second is always skipped.  Merging them
-  beforehand (dropping each card equivalent to the next stronger live card of its hand) no longer
-  pays: without it 0.91 of the time for ``solve`` and ``solve_moves``, 0.90 for the ``dd`` bid
-  table, also in the trick loops, which skip nothing (a merge costs a walk over every hand, and
-  with few cards left equivalent pairs are rare).  K/Q of an open AT belot are never skipped;
+  points) are the case of a zero difference: :func:`_node` always skips the second (except in its
+  plain loop one card before two tricks are left).  Merging them beforehand (dropping each card
+  equivalent to the next stronger live card of its hand) no longer pays, not even in the trick
+  loops, which skip nothing: a merge walks every hand, and with few cards left equivalent pairs
+  are rare (without it: 0.91 of the time for ``solve`` and ``solve_moves``, 0.90 for the ``dd``
+  bid table).  K/Q of an open AT belot are never skipped;
 * **move ordering**: the stored best card first; then, with more than ``GREEDY_MIN`` cards left, each
   candidate is scored by finishing the current trick greedily (partner winning: give the most
   points; else win as cheaply as possible; else throw the cheapest card) and taking the trick's
