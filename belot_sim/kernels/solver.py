@@ -236,6 +236,10 @@ def make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtak
             ctx[C_STAB:C_STAB + (2 << S_BITS)] = 0
             stamp = 1
         ctx[C_SEPOCH] = stamp
+        # and no history bonuses: a solve with the same stamp (the next decision of a dd
+        # player's deal) keeps what the previous ones learnt (measured: 0.97 of the time)
+        for i in range(96):
+            ctx[C_HIST + i] = 0
     ctx[C_GEN] = gen
     ctx[C_TTMASK] = tt_mask
     ctx[C_NODES] = 0
@@ -245,8 +249,6 @@ def make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtak
         if POINTS[family, contract, c] == 0:
             zeros |= 1 << c
     ctx[C_ZEROS] = zeros
-    for i in range(64):
-        ctx[C_HIST + i] = 0
     n_cards = popcount(hands[0] | hands[1] | hands[2] | hands[3])
     # The structure table pays from four tricks left (measured).
     ctx[C_SON] = 1 if n_cards > 12 else 0
@@ -784,6 +786,20 @@ def _start_bounds(ctx, rem, leader, valat, rpts, hi, contract, team, belot_cards
     return max(lb, lo), min(ub, hi)
 
 @njit(cache=True, inline="always")
+def _hist_slot(pos, led, card):
+    """The ctx slot of ``card``'s history bonus when played at position ``pos`` of a trick of suit
+    ``led``: leads, follows in the led suit and other cards (discards, ruffs) learn apart - a good
+    lead says little about the same card as a follow (measured against one bonus per card: leads
+    apart 0.92-0.94 of the time, the other cards apart too another 0.93-0.95).  The card tells the
+    seat, so no team index is needed."""
+    if pos == 0:
+        return C_HIST + card
+    if (card >> 3) == led:
+        return C_HIST + 32 + card
+    return C_HIST + 64 + card
+
+
+@njit(cache=True, inline="always")
 def _child(ctx, card, rem, leader, pos, led, win, winner, tcards, tpts, valat, contract, team, belot_cards):
     """The position after ``card`` is played by the seat to move: ``(gain, rem, leader, pos, led, win,
     winner, tcards, tpts, valat)``.  ``gain``: what it brings team ``team`` at once - an open
@@ -1074,7 +1090,6 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
                 if best <= alpha:
                     break
         return best
-    mover_team = seat & 1
     # --- order the moves into this depth's scratch row -----------------------------------------
     base = C_MOVES + (32 - n_rem) * 8
     sbase = base + (C_SCORES - C_MOVES)
@@ -1113,7 +1128,7 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
         else:
             mine = beats(c, win, contract) or ((winner ^ seat) & 1) == 0
             sc = (p if mine else -p) * 16 - st
-        sc += _ld(ctx, C_HIST + (mover_team << 5) + c)
+        sc += _ld(ctx, _hist_slot(pos, led, c))
         j = n
         while j > 0 and _ld(ctx, sbase + j - 1) < sc:
             _st(ctx, base + j, _ld(ctx, base + j - 1))
@@ -1225,7 +1240,7 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
         if alpha >= beta:
             if i > 0:
                 d = n_rem >> 2
-                hidx = C_HIST + (mover_team << 5) + card
+                hidx = _hist_slot(pos, led, card)
                 _st(ctx, hidx, _ld(ctx, hidx) + d * d)
             break
     if tt_idx >= 0:

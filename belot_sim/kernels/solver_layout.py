@@ -10,8 +10,8 @@ C_ZEROS = 15       # the contract's zero-point cards
 C_POINTS = 16      # 32 card points, NT doubling applied
 C_MOVES = 48       # ordered move lists, 8 per depth (33 depths)
 C_SCORES = C_MOVES + 33 * 8
-C_HIST = C_SCORES + 33 * 8  # history bonus [team of the mover][card]
-C_VALS = C_HIST + 64  # values of the searched moves, by card, 32 per depth
+C_HIST = C_SCORES + 33 * 8  # history bonus [leads, follows in the led suit, other cards][card]
+C_VALS = C_HIST + 96  # values of the searched moves, by card, 32 per depth
 C_ZMASK = C_VALS + 33 * 32  # per suit: the 8-bit mask of its zero-point ranks (the weakest ones)
 C_CANON = C_ZMASK + 4      # [suit * 8 + live zero ranks]: canonical stand-in (see _canon)
 # The structure table (see solver._struct_probe) lives in ctx, not in the caller's table: it is
