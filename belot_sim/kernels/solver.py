@@ -800,6 +800,21 @@ def _hist_slot(pos, led, card):
 
 
 @njit(cache=True, inline="always")
+def _learn(ctx, base, i, pos, led, n_rem):
+    """History update after a cutoff by move ``i`` (> 0) of the ordered list at ``base``: a bonus for
+    the card that cut and the same malus for each card tried before it, ``2 * tricks_left**2``.
+    A cutoff by the first card teaches nothing (rewarding it measured 1.6 times the time); the
+    malus took 0.90-0.92 of the time, twice the step another 0.94-0.96."""
+    d = n_rem >> 2
+    step = 2 * d * d
+    slot = _hist_slot(pos, led, _ld(ctx, base + i))
+    _st(ctx, slot, _ld(ctx, slot) + step)
+    for j in range(i):
+        slot = _hist_slot(pos, led, _ld(ctx, base + j))
+        _st(ctx, slot, _ld(ctx, slot) - step)
+
+
+@njit(cache=True, inline="always")
 def _child(ctx, card, rem, leader, pos, led, win, winner, tcards, tpts, valat, contract, team, belot_cards):
     """The position after ``card`` is played by the seat to move: ``(gain, rem, leader, pos, led, win,
     winner, tcards, tpts, valat)``.  ``gain``: what it brings team ``team`` at once - an open
@@ -1239,9 +1254,7 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
                     beta = v
         if alpha >= beta:
             if i > 0:
-                d = n_rem >> 2
-                hidx = _hist_slot(pos, led, card)
-                _st(ctx, hidx, _ld(ctx, hidx) + d * d)
+                _learn(ctx, base, i, pos, led, n_rem)
             break
     if tt_idx >= 0:
         _tt_store(ctx, tt, tt_idx, key, best, a0, b0, lb, ub, bestcard)
