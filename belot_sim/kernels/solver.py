@@ -98,8 +98,12 @@ one value.  What keeps it small:
   candidate is scored by finishing the current trick greedily (partner winning: give the most
   points; else win as cheaply as possible; else throw the cheapest card) and taking the trick's
   points for or against the mover; deeper, a static score (masters first when leading, tricks won
-  / points given to partner when following); plus a history bonus for cards that caused cutoffs.
-  The last player of a trick first probes the stored bounds of its children (enhanced
+  / points given to partner when following); plus a history bonus (:func:`_learn`): after a
+  cutoff by a card other than the first tried, that card gains ``2 * tricks_left**2`` and each
+  card tried before it loses as much.  Leads, follows in the led suit and other cards (discards,
+  ruffs) keep separate bonuses (:func:`_hist_slot`), and a dd player's solves of one deal keep
+  them from one decision to the next (measured against one bonus per card, gains only: 0.76 of
+  the time for ``solve``, 0.75 for ``solve_moves`` and the ``dd`` bid table).  The last player of a trick first probes the stored bounds of its children (enhanced
   transposition cutoff).
 
 Arrays
