@@ -103,8 +103,8 @@ one value.  What keeps it small:
   card tried before it loses as much.  Leads, follows in the led suit and other cards (discards,
   ruffs) keep separate bonuses (:func:`_hist_slot`), and a dd player's solves of one deal keep
   them from one decision to the next (measured against one bonus per card, gains only: 0.76 of
-  the time for ``solve``, 0.75 for ``solve_moves`` and the ``dd`` bid table).  The last player of a trick first probes the stored bounds of its children (enhanced
-  transposition cutoff).
+  the time for ``solve``, 0.75 for ``solve_moves`` and the ``dd`` bid table).  The last player of
+  a trick first probes the stored bounds of its children (enhanced transposition cutoff).
 
 Arrays
 ------
@@ -242,8 +242,7 @@ def make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtak
         ctx[C_SEPOCH] = stamp
         # and no history bonuses: a solve with the same stamp (the next decision of a dd
         # player's deal) keeps what the previous ones learnt (measured: 0.97 of the time)
-        for i in range(96):
-            ctx[C_HIST + i] = 0
+        ctx[C_HIST:C_VALS] = 0
     ctx[C_GEN] = gen
     ctx[C_TTMASK] = tt_mask
     ctx[C_NODES] = 0
@@ -788,6 +787,7 @@ def _start_bounds(ctx, rem, leader, valat, rpts, hi, contract, team, belot_cards
         else:
             hi -= extra
     return max(lb, lo), min(ub, hi)
+
 
 @njit(cache=True, inline="always")
 def _hist_slot(pos, led, card):
