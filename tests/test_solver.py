@@ -18,7 +18,7 @@ from numba import njit
 
 import belot_sim as bs
 from belot_sim import reference as ref
-from belot_sim.cards import iter_cards, popcount
+from belot_sim.cards import iter_cards
 from belot_sim.kernels import solver as ksolver
 from belot_sim.rules import BELOT_POINTS, LAST_TRICK_BONUS, VALAT_BONUS, Contract
 from belot_sim.solve import solve_position, solve_state
