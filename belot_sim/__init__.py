@@ -12,14 +12,15 @@ DealScore(outcome='made', bidding=10, defenders=6, hanging=0)
 from . import _cache  # noqa: F401  (first: sets Numba's cache directory before any kernel exists)
 from .cards import format_card, format_cards, parse_card, parse_cards
 from .errors import IllegalActionError
+from .estimate import BidEstimate, bid_table, estimate_bid, format_bid_table, wilson_interval
+from .io import simulate_to_parquet
+from .matches import simulate_matches
+from .registry import BIDDERS, PLAYERS
 from .rules import BULGARIAN, CLASSIC, Contract, Rules
 from .scoring import DealScore, MatchProgress, score_deal
-from .sim import simulate
-from .matches import simulate_matches
+from .simulation import simulate
 from .solve import solve, solve_moves, solve_position, solve_state
-from .io import simulate_to_parquet
 from .tournament import format_tournament, tournament
-from .estimate import BidEstimate, bid_table, estimate_bid, format_bid_table, wilson_interval
 
 __version__ = "0.1.0"
 
@@ -27,5 +28,5 @@ __all__ = [
     "format_card", "format_cards", "parse_card", "parse_cards", "IllegalActionError", "BULGARIAN", "CLASSIC",
     "Contract", "Rules", "DealScore", "MatchProgress", "score_deal", "simulate", "simulate_matches",
     "simulate_to_parquet", "tournament", "format_tournament", "solve", "solve_moves", "solve_position", "solve_state", "BidEstimate", "bid_table", "estimate_bid", "format_bid_table",
-    "wilson_interval", "__version__",
+    "wilson_interval", "PLAYERS", "BIDDERS", "__version__",
 ]

@@ -52,7 +52,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
         deals = _simulate_reference(args.n, rules, args.seed, contract)
         elapsed = time.perf_counter() - start
     else:
-        from .sim import simulate
+        from .simulation import simulate
 
         if args.bidders and contract is not None:
             raise SystemExit("belot-sim simulate: --bidders and --contract exclude each other (the auction decides)")
@@ -76,9 +76,8 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def _cmd_tournament(args: argparse.Namespace) -> int:
+    from .simulation import simulate
     from .tournament import format_tournament, tournament
-
-    from .sim import simulate
 
     contract = None if args.contract == "random" else args.contract
     simulate(1, rules=args.rules, players=(args.a, args.b, args.a, args.b))  # compile or load the cache first
@@ -143,7 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--progress", action="store_true", help="show progress on stderr")
     sim.set_defaults(func=_cmd_simulate)
 
-    from .players import POLICY_CODES
+    from .registry import POLICY_CODES
 
     tour = sub.add_parser("tournament", help="duplicate tournament between two players",
                           description="Every deal is played twice on the same cards with the teams' seats "

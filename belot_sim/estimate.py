@@ -20,22 +20,26 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
-import numba
 import numpy as np
 import pandas as pd
 
 from .cards import format_cards, popcount, to_mask
-from .kernels.scoring import HANGING, INSIDE, MADE
-from .players import policy_codes
+from .checks import check_bool, check_int, check_probability, check_threads, numba_threads
+from .frames import categorize, deal_columns
+from .kernels.core.layouts import D_SIZE, P_SIZE
+from .kernels.core.scoring import HANGING, INSIDE, MADE
+from .progress import Progress
+from .registry import is_searching, policy_codes
 from .rules import Contract, Rules
 from .scoring import check_multiplier
-from .sim import DEFAULT_WORLDS, _Progress, _categorize, _check_int, _deal_columns, _numba_threads, _search_token
+from .simulation import DEFAULT_WORLDS, MAX_WORLDS, SEARCH_TOKEN
 
 Z95 = 1.959963984540054
 #: Layouts per kernel call when progress is shown (otherwise one call: each call ends by waiting
 #: for its slowest layout, which cost a dd table a tenth of its two-thread use with 64-layout blocks).
 BLOCK = 1 << 16
 SEARCH_BLOCK = 128
+MAX_SAMPLES = 10**8
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -97,7 +101,7 @@ def _fixed_cards(hand, seat: int, known) -> np.ndarray:
             raise TypeError("known must map seats to cards, e.g. {0: 'JH'} for a classic turned card you take; "
                             f"got {type(known).__name__}")
         for other, cards in known.items():
-            other = _check_int(other, "known seat", 0, 3)
+            other = check_int(other, "known seat", 0, 3)
             extra = to_mask(cards, f"known cards of seat {other}")
             clash = extra & (fixed[0] | fixed[1] | fixed[2] | fixed[3])
             if clash:
@@ -129,33 +133,31 @@ def _play(hand, contracts, *, seat, dealer, known, multiplier, samples, players,
     """Validate, run the kernel (in blocks of layouts, reporting progress on stderr when asked),
     return ``(rules, contracts, frame)`` with one row per (layout, contract), layouts major."""
     rules = Rules.coerce(rules)
-    seat = _check_int(seat, "seat", 0, 3)
-    fixed_dealer = -1 if dealer is None else _check_int(dealer, "dealer", 0, 3)
+    seat = check_int(seat, "seat", 0, 3)
+    fixed_dealer = -1 if dealer is None else check_int(dealer, "dealer", 0, 3)
     fixed = _fixed_cards(hand, seat, known)
     contracts = _contract_list(contracts, rules)
     check_multiplier(multiplier, rules)
-    samples = _check_int(samples, "samples", 1, 10**8)
-    seed = _check_int(seed, "seed", 0, 2**64 - 1)
-    worlds = _check_int(worlds, "worlds", 1, 100_000)
+    samples = check_int(samples, "samples", 1, MAX_SAMPLES)
+    seed = check_int(seed, "seed", 0, 2**64 - 1)
+    worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
     policies = np.array(policy_codes(players), dtype=np.int64)
-    if threads is not None:
-        threads = _check_int(threads, "threads", 1, numba.config.NUMBA_NUM_THREADS)
-    if not isinstance(progress, bool):
-        raise TypeError(f"progress must be True or False, got {progress!r}")
+    threads = check_threads(threads)
+    progress = check_bool(progress, "progress")
 
-    from .kernels.estimate import estimate_rollout  # imports the solver (compiles its search) on first use
+    from .kernels.batch.estimate import estimate_rollout
 
     codes = np.array([int(c) for c in contracts], dtype=np.int64)
-    search = _search_token(policies)
+    search = SEARCH_TOKEN if is_searching(policies) else None
     block = (BLOCK if search is None else SEARCH_BLOCK) if progress else samples
     parts = []
     unit = f"layouts x {len(contracts)} contract{'s' if len(contracts) > 1 else ''}"
-    with _numba_threads(threads), _Progress(progress, "bid estimate", samples, unit) as shown:
+    with numba_threads(threads), Progress(progress, "bid estimate", samples, unit) as shown:
         for start in range(0, samples, block):
             size = min(block, samples - start)
             rows = size * len(contracts)
-            part = (np.empty((7, rows), dtype=np.int8), np.empty((4, rows), dtype=np.uint32),
-                    np.empty((11, rows), dtype=np.int16))
+            part = (np.empty((D_SIZE, rows), dtype=np.int8), np.empty((4, rows), dtype=np.uint32),
+                    np.empty((P_SIZE, rows), dtype=np.int16))
             estimate_rollout(np.uint64(seed), start, size, fixed, codes, seat, fixed_dealer, multiplier,
                              int(rules.is_classic), rules.undertrump == "required", rules.at_overtake_partner,
                              rules.declarations, policies, worlds, *part, search)
@@ -164,8 +166,8 @@ def _play(hand, contracts, *, seat, dealer, known, multiplier, samples, players,
     small, hands, points = (np.concatenate([p[k] for p in parts], axis=1) if len(parts) > 1 else parts[0][k]
                             for k in range(3))
     sample = np.repeat(np.arange(samples, dtype=np.int64), len(contracts))
-    frame = pd.DataFrame(_deal_columns(sample, small, hands, points)).rename(columns={"deal_id": "sample"})
-    _categorize(frame)
+    frame = pd.DataFrame(deal_columns(sample, small, hands, points)).rename(columns={"deal_id": "sample"})
+    categorize(frame)
     return rules, contracts, frame
 
 
@@ -233,12 +235,11 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, known=None, sam
     in ``table.attrs["recommended"]`` (``"pass"`` or a contract).  Arguments as :func:`estimate_bid`
     (``progress`` counts layouts, each played under every contract).
     """
-    if isinstance(min_p_made, bool) or not isinstance(min_p_made, (int, float)) or not 0 <= min_p_made <= 1:
-        raise ValueError(f"min_p_made must be a probability in [0, 1], got {min_p_made!r}")
+    min_p_made = check_probability(min_p_made, "min_p_made")
     rules, chosen, frame = _play(hand, contracts, seat=seat, dealer=dealer, known=known, multiplier=1,
                                  samples=samples, players=players, rules=rules, seed=seed, threads=threads,
                                  worlds=worlds, progress=progress)
-    from .kernels.estimate import bulgarian_scores
+    from .kernels.batch.estimate import bulgarian_scores
 
     team = seat % 2
     rows = {}

@@ -38,7 +38,8 @@ def simulate_to_parquet(path: str | os.PathLike, n: int, *, block: int = 1_000_0
         import pyarrow.parquet as pq
     except ImportError as error:  # pragma: no cover - depends on the environment
         raise ImportError("simulate_to_parquet needs pyarrow: pip install 'belot-sim[parquet]'") from error
-    from .sim import _Progress, simulate
+    from .progress import Progress as _Progress
+    from .simulation import simulate
 
     if simulate_kwargs.get("plays"):
         raise ValueError("simulate_to_parquet writes the deals frame only; plays=True is not supported")

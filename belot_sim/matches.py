@@ -1,26 +1,28 @@
 """``simulate_matches``: whole matches (RULES.md §9) through the compiled kernels, as DataFrames.
 
-Every match is a pure function of ``(seed, match id)`` (see :mod:`belot_sim.kernels.match`):
+Every match is a pure function of ``(seed, match id)`` (see :mod:`belot_sim.kernels.batch.match`):
 its first dealer comes from the match's own random stream, the dealer then rotates, and deal
 ``k`` of match ``m`` has the deal id ``m * DEAL_ID_STRIDE + k`` (``DEAL_ID_STRIDE`` = 2**20),
-which fixes its cards (:func:`belot_sim.kernels.deal.deal_pack`), auction and play.
+which fixes its cards (:func:`belot_sim.kernels.core.dealing.deal_pack`), auction and play.
 """
 
 from __future__ import annotations
 
-import numba
 import numpy as np
 import pandas as pd
 
-from .kernels.auction import MAX_CALLS
-from .kernels.scoring import VOID
-from .kernels.match import (DEAL_ID_STRIDE, M_DEALER, M_DEALS, M_SCORE0, M_SCORE1, M_TARGET, M_WINNER, MATCH_ROWS,
-                            MATCH_CHUNK, MAX_MATCH_ID, play_matches)
-from .players import policy_codes
-from .players.bidders import BIDDER_CODES, bidder_codes, make_params
+from .checks import check_bool, check_int, check_threads, numba_threads
+from .frames import call_frame, categorize, deal_columns, join_blocks, play_frame
+from .kernels.batch.match import DEAL_ID_STRIDE, MATCH_CHUNK, MAX_MATCH_ID, play_matches
+from .kernels.core.auction_rules import MAX_CALLS
+from .kernels.core.layouts import (D_CALLS, D_DEALER, D_OUTCOME, D_SIZE, M_DEALER, M_DEALS, M_SCORE0, M_SCORE1, M_SIZE,
+                                   M_TARGET, M_WINNER, MT_SIZE, P_SIZE)
+from .kernels.core.scoring import VOID
+from .options import bidder_params
+from .progress import Progress
+from .registry import BIDDER_CODES, bidder_codes, is_searching, policy_codes
 from .rules import Rules
-from .sim import (DEFAULT_WORLDS, _call_frame, _categorize, _check_int, _deal_columns, _join_blocks, _numba_threads,
-                  _play_frame, _Progress, _search_token, _searching)
+from .simulation import DEFAULT_WORLDS, MAX_WORLDS, SEARCH_TOKEN
 
 MATCH_COLUMNS = ("match_id", "first_dealer", "winner", "score0", "score1", "deals", "target")
 #: Columns of the ``deals`` frame besides ``match_id, deal`` and the ``simulate`` deal columns.
@@ -71,31 +73,27 @@ def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="rando
       deal: ``total0, total1`` (running scores), ``carried`` (hanging points waiting).
     """
     rules = Rules.coerce(rules)
-    n = _check_int(n, "n", 0, MAX_MATCH_ID + 1)
-    seed = _check_int(seed, "seed", 0, 2**64 - 1)
-    start = _check_int(start, "start", 0, MAX_MATCH_ID + 1 - n)
+    n = check_int(n, "n", 0, MAX_MATCH_ID + 1)
+    seed = check_int(seed, "seed", 0, 2**64 - 1)
+    start = check_int(start, "start", 0, MAX_MATCH_ID + 1 - n)
     if bidders is None:
         raise ValueError("simulate_matches needs bidders= (every deal of a match starts with an auction)")
     bidder_array = np.array(bidder_codes(bidders), dtype=np.int64)
-    if bidder_options is not None and not isinstance(bidder_options, dict):
-        raise TypeError(f"bidder_options must be a dict, got {type(bidder_options).__name__}")
-    bid_params = make_params(rules, **(bidder_options or {}))
+    bid_ints, bid_weights = bidder_params(rules, bidder_options)
     policies = np.array(policy_codes(players), dtype=np.int64)
-    worlds = _check_int(worlds, "worlds", 1, 100_000)
-    max_deals = _check_int(max_deals, "max_deals", 1, DEAL_ID_STRIDE)
-    if threads is not None:
-        threads = _check_int(threads, "threads", 1, numba.config.NUMBA_NUM_THREADS)
-    for name, value in (("plays", plays), ("calls", calls), ("progress", progress)):
-        if not isinstance(value, bool):
-            raise TypeError(f"{name} must be True or False, got {value!r}")
+    worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
+    max_deals = check_int(max_deals, "max_deals", 1, DEAL_ID_STRIDE)
+    threads = check_threads(threads)
+    plays, calls, progress = (check_bool(v, name) for v, name in ((plays, "plays"), (calls, "calls"),
+                                                                   (progress, "progress")))
     # Searching players and mc bidders take milliseconds a deal: small blocks, one match a work item.
-    slow = _searching(policies) or BIDDER_CODES["mc"] in bidder_array
+    slow = is_searching(policies) or BIDDER_CODES["mc"] in bidder_array
 
     args = (rules.match_target, int(rules.is_classic), rules.all_no_trumps, rules.undertrump == "required",
-            rules.at_overtake_partner, rules.declarations, bidder_array, bid_params, policies, worlds,
+            rules.at_overtake_partner, rules.declarations, bidder_array, bid_ints, bid_weights, policies, worlds,
             1 if slow else MATCH_CHUNK)
     cap = min(FIRST_CAP, max_deals)
-    with _numba_threads(threads), _Progress(progress, "simulate_matches", n, "matches") as shown:
+    with numba_threads(threads), Progress(progress, "simulate_matches", n, "matches") as shown:
         blocks = []
         offset = 0
         while offset < n or not blocks:
@@ -105,8 +103,8 @@ def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="rando
             blocks.append(frames)
             offset += size
             shown.update(offset)
-    frames = _join_blocks(blocks, range(len(blocks[0])))
-    _categorize(frames[1])
+    frames = join_blocks(blocks, range(len(blocks[0])))
+    categorize(frames[1])
     return tuple(frames)
 
 
@@ -141,21 +139,22 @@ def _run_kernel(seed, ids, positions, cap, args, record):
     """One kernel call: ``(match_out, [rows])`` where ``rows`` holds the deals of the decided
     matches only (``pos``: their ``positions`` in the block, ``deal``: number in the match)."""
     (target, family, all_no_trumps, undertrump_required, at_overtake_partner, declarations_on, bidders,
-     bid_params, policies, worlds, chunk_size) = args
+     bid_ints, bid_weights, policies, worlds, chunk_size) = args
     n = len(ids)
     slots = n * cap
-    match_out = np.empty((MATCH_ROWS, n), dtype=np.int64)
-    small = np.empty((7, slots), dtype=np.int8)
+    match_out = np.empty((M_SIZE, n), dtype=np.int64)
+    small = np.empty((D_SIZE, slots), dtype=np.int8)
     hands = np.empty((4, slots), dtype=np.uint32)
-    points = np.empty((11, slots), dtype=np.int16)
-    totals = np.empty((3, slots), dtype=np.int32)
+    points = np.empty((P_SIZE, slots), dtype=np.int16)
+    totals = np.empty((MT_SIZE, slots), dtype=np.int32)
     codes = np.zeros((slots, MAX_CALLS), dtype=np.int8)
     shape = (slots, 32) if record else (0, 32)
     seats = np.empty(shape, dtype=np.int8)
     cards = np.empty(shape, dtype=np.int8)
     play_matches(np.uint64(seed), ids, cap, chunk_size, target, family, all_no_trumps, undertrump_required,
-                 at_overtake_partner, declarations_on, bidders, bid_params, policies, worlds, record,
-                 match_out, small, hands, points, totals, codes, seats, cards, _search_token(policies))
+                 at_overtake_partner, declarations_on, bidders, bid_ints, bid_weights, policies, worlds, record,
+                 match_out, small, hands, points, totals, codes, seats, cards,
+                 SEARCH_TOKEN if is_searching(policies) else None)
     count = np.where(match_out[M_WINNER] >= 0, match_out[M_DEALS], 0)
     keep = (np.arange(cap)[None, :] < count[:, None]).ravel()
     rows = {"small": small[:, keep], "hands": hands[:, keep], "points": points[:, keep], "totals": totals[:, keep],
@@ -182,12 +181,12 @@ def _frames(ids, match_out, rows, plays, calls) -> list[pd.DataFrame]:
     deal_id = match_id * DEAL_ID_STRIDE + rows["deal"]
     small = rows["small"]
     columns = {"match_id": match_id, "deal": rows["deal"]}
-    columns.update(_deal_columns(deal_id, small, rows["hands"], rows["points"], rows["codes"]))
+    columns.update(deal_columns(deal_id, small, rows["hands"], rows["points"], rows["codes"]))
     for k, name in enumerate(TOTAL_COLUMNS):
         columns[name] = rows["totals"][k]
     frames = [matches, pd.DataFrame(columns, copy=False)]
     if plays:
-        frames.append(_play_frame(deal_id, rows["seats"], rows["cards"], small[4] != VOID))  # void: no plays
+        frames.append(play_frame(deal_id, rows["seats"], rows["cards"], small[D_OUTCOME] != VOID))  # void: no plays
     if calls:
-        frames.append(_call_frame(deal_id, rows["codes"], small[6], small[0]))
+        frames.append(call_frame(deal_id, rows["codes"], small[D_CALLS], small[D_DEALER]))
     return frames

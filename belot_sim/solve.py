@@ -14,7 +14,7 @@ first trick not started yet, or ``valat=True`` in :func:`solve_position`); in AT
 K-Q pair held together by one of the team's seats whose first card is played in its own suit.
 Declarations and suit-contract belots do not depend on the play and are not included.
 
-The kernels (:mod:`belot_sim.kernels.solver`) can be called from other Numba code with a
+The kernels (:mod:`belot_sim.kernels.solver.api`) can be called from other Numba code with a
 preallocated table; these wrappers validate the input and keep one table for the process.
 """
 
@@ -25,6 +25,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from .cards import format_card, iter_cards, parse_card, popcount, to_mask
+from .kernels.core.layouts import C_NODES, C_SIZE, MAX_GEN
 from .rules import BULGARIAN, Contract, Rules
 
 #: Table slots (entries of two int64) used by the Python wrappers: 2**16 slots = 1 MiB, which stays
@@ -38,18 +39,23 @@ class _Workspace:
     """The table, context and generation counter shared by the wrappers of this process."""
 
     def __init__(self, bits: int = TT_BITS):
-        from .kernels import solver as _k
+        from .kernels.solver import api  # compiles (or loads) the search on first use
 
-        self.k = _k
+        self.k = api
         self.tt = np.zeros(2 << bits, dtype=np.int64)
-        self.ctx = np.zeros(_k.CTX_SIZE, dtype=np.int64)
+        self.ctx = np.zeros(C_SIZE, dtype=np.int64)
         self.trick = np.zeros(4, dtype=np.int64)
         self.out = np.zeros(32, dtype=np.int64)
         self.gen = 0
 
+    @property
+    def nodes(self) -> int:
+        """Search nodes of the last solve."""
+        return int(self.ctx[C_NODES])
+
     def next_gen(self) -> int:
         self.gen += 1
-        if self.gen > self.k.MAX_GEN:  # stamps would repeat: forget everything
+        if self.gen > MAX_GEN:  # stamps would repeat: forget everything
             self.tt[:] = 0
             self.gen = 1
         return self.gen
@@ -91,7 +97,7 @@ def _check_hands(hands) -> list[int]:
         raise ValueError(f"hands must be four hands, one per seat; got {len(hands)}")
     masks = [to_mask(h, f"hand of seat {s}") for s, h in enumerate(hands)]
     seen = 0
-    for seat, mask in enumerate(masks):
+    for mask in masks:
         if seen & mask:
             raise ValueError(f"hands overlap: {format_card(next(iter_cards(seen & mask)))} is in two hands")
         seen |= mask

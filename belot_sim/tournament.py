@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from .rules import CONTRACT_CODES, Rules
-from .sim import simulate
+from .simulation import simulate
 
 Z95 = 1.959963984540054
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from belot_sim.sim import simulate
+from belot_sim.simulation import simulate
 
 N = 200_000
 

@@ -20,7 +20,7 @@ import tracemalloc
 
 import numba
 
-from belot_sim.sim import simulate
+from belot_sim.simulation import simulate
 
 
 def best_rate(fn, n: int, repeat: int, warm_up: int = 10_000) -> float:

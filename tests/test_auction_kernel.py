@@ -1,5 +1,5 @@
-"""The auction kernels (belot_sim/kernels/auction.py) and bidders (players/bidders.py)
-against the reference engine (belot_sim/reference/auction.py, dealing.py).
+"""The auction kernels (kernels/core/auction_rules.py, kernels/bidding/) and bidders against the
+reference engine (belot_sim/reference/auction.py, dealing.py).
 
 * every step of thousands of random auctions: kernel legal-call mask == reference
   ``legal_calls()``; final contract/declarer/multiplier/void agree;
@@ -18,8 +18,17 @@ import pytest
 
 import belot_sim as bs
 from belot_sim import reference as ref
-from belot_sim.kernels import auction as ka
-from belot_sim.players import bidders as bd
+from belot_sim import options, registry
+from belot_sim.kernels.bidding import auction_loop, choose
+from belot_sim.kernels.core import auction_rules as ka
+from belot_sim.kernels.core import dealing
+from belot_sim.kernels.core import layouts as L
+
+DEFAULTS = (auction_loop.DEFAULT_INTS, auction_loop.DEFAULT_WEIGHTS)
+
+
+def params(**given):
+    return options.bidder_params(None, given)
 
 RULE_SETS = {
     "bulgarian": bs.BULGARIAN,
@@ -37,17 +46,17 @@ def names(mask: int) -> set[str]:
 
 
 def new_state() -> np.ndarray:
-    return np.zeros(ka.STATE_SIZE, dtype=np.int64)
+    return np.zeros(L.A_SIZE, dtype=np.int64)
 
 
 def check_final(state: np.ndarray, st: ref.AuctionState) -> None:
-    assert bool(state[ka.OVER]) == st.is_over
-    assert bool(state[ka.VOID]) == st.is_void
-    assert state[ka.N_CALLS] == len(st.calls)
+    assert bool(state[L.A_OVER]) == st.is_over
+    assert bool(state[L.A_VOID]) == st.is_void
+    assert state[L.A_N_CALLS] == len(st.calls)
     if st.is_over and not st.is_void:
-        assert state[ka.CONTRACT] == int(st.contract)
-        assert state[ka.DECLARER] == st.declarer
-        assert state[ka.MULTIPLIER] == st.multiplier
+        assert state[L.A_CONTRACT] == int(st.contract)
+        assert state[L.A_DECLARER] == st.declarer
+        assert state[L.A_MULTIPLIER] == st.multiplier
 
 
 def call_codes(names_in_order) -> list[int]:
@@ -76,7 +85,7 @@ def test_legal_calls_match_reference_every_step(rule_name):
         pass_prob = rng.choice((0.2, 0.5, 0.8))
         while not st.is_over:
             seat = st.to_move
-            assert state[ka.TO_MOVE] == seat
+            assert state[L.A_TO_MOVE] == seat
             mask = int(ka.legal_calls(state, seat, family, rules.all_no_trumps, turned_suit))
             legal = st.legal_calls()
             assert names(mask) == set(legal), (i, st.calls)
@@ -86,7 +95,7 @@ def test_legal_calls_match_reference_every_step(rule_name):
             st.call(call)
             over = ka.apply_call(state, ka.CALL_OF_NAME[call], family, rules.all_no_trumps, turned_suit)
             assert bool(over) == st.is_over
-            assert state[ka.N_CALLS] <= ka.MAX_CALLS
+            assert state[L.A_N_CALLS] <= ka.MAX_CALLS
         check_final(state, st)
         assert ka.legal_calls(state, st.to_move, family, rules.all_no_trumps, turned_suit) == 0
     expected = set(ka.CALL_NAMES) if family == 0 else set(ka.CALL_NAMES) - {"double", "redouble"}
@@ -103,11 +112,11 @@ def test_max_calls_is_the_exact_longest_auction(rule_name):
     memo: dict[tuple, int] = {}
 
     def longest(state) -> int:
-        if state[ka.OVER]:
+        if state[L.A_OVER]:
             return 0
-        key = tuple(int(x) for i, x in enumerate(state) if i != ka.N_CALLS)
+        key = tuple(int(x) for i, x in enumerate(state) if i != L.A_N_CALLS)
         if key not in memo:
-            mask = ka.legal_calls(state, state[ka.TO_MOVE], family, rules.all_no_trumps, 0)
+            mask = ka.legal_calls(state, state[L.A_TO_MOVE], family, rules.all_no_trumps, 0)
             best = 0
             for code in range(ka.N_CODES):
                 if (mask >> code) & 1:
@@ -147,7 +156,7 @@ def test_classic_turned_suit_and_rounds():
     assert names(ka.legal_calls(state, 2, 1, True, 1)) == {"pass", "D"}
     for _ in range(4):
         ka.apply_call(state, 0, 1, True, 1)
-    assert state[ka.ROUND] == 2
+    assert state[L.A_ROUND] == 2
     assert names(ka.legal_calls(state, 2, 1, True, 1)) == {"pass", "C", "H", "S"}
     for _ in range(4):
         ka.apply_call(state, 0, 1, True, 1)
@@ -157,7 +166,7 @@ def test_classic_turned_suit_and_rounds():
     for call in ["pass"] * 8 + ["AT"]:
         st.call(call)
     check_final(state, st)
-    assert state[ka.DECLARER] == 2  # dealer 1: seats 2 3 0 1, twice, then seat 2 takes
+    assert state[L.A_DECLARER] == 2  # dealer 1: seats 2 3 0 1, twice, then seat 2 takes
 
 
 # --------------------------------------------------------------------------------------
@@ -174,7 +183,7 @@ def random_pack(rng: np.random.Generator) -> np.ndarray:
 def test_run_auction_is_legal_in_the_reference(rule_name, bidder_names):
     rules = RULE_SETS[rule_name]
     family = family_of(rules)
-    bidders = np.array(bd.bidder_codes(bidder_names), dtype=np.int64)
+    bidders = np.array(registry.bidder_codes(bidder_names), dtype=np.int64)
     gen = np.random.default_rng(zlib.crc32(f"{rule_name}{bidder_names}".encode()))
     state = new_state()
     calls_out = np.zeros(ka.MAX_CALLS, dtype=np.int8)
@@ -184,11 +193,11 @@ def test_run_auction_is_legal_in_the_reference(rule_name, bidder_names):
     for i in range(400):
         pack = random_pack(gen)
         dealer = int(gen.integers(4))
-        ka.auction_hands(pack, dealer, hands5)
+        dealing.auction_hands(pack, dealer, hands5)
         assert list(hands5) == ref.first_hands(pack.tolist(), dealer)
         turned = int(pack[20]) if rules.is_classic else -1
         rng0 = np.uint64(gen.integers(2**63))
-        rng1, contract, declarer, multiplier, n = ka.run_auction(hands5, dealer, family, rules.all_no_trumps,
+        rng1, contract, declarer, multiplier, n = auction_loop.run_auction(hands5, dealer, family, rules.all_no_trumps,
                                                                  turned, bidders, rng0, state, calls_out)
         assert 1 <= n <= ka.MAX_CALLS
         assert rng1 != rng0
@@ -202,7 +211,7 @@ def test_run_auction_is_legal_in_the_reference(rule_name, bidder_names):
         assert (contract, declarer, multiplier) == (int(st.contract), st.declarer, st.multiplier)
         contracts.add(contract)
         if rules.is_classic:
-            ka.classic_final_hands(pack, dealer, declarer, final)
+            dealing.classic_final_hands(pack, dealer, declarer, final)
             assert list(final) == ref.complete_hands(pack.tolist(), dealer, classic=True, taker=declarer)
     assert len(contracts) >= 3  # the auctions are not degenerate
 
@@ -215,8 +224,7 @@ def heuristic_first_call(hand_text: str, family: int = 0, turned: int = -1) -> i
     state = new_state()
     ka.auction_start(state, 3, family, turned >> 3 if turned >= 0 else -1)
     legal = ka.legal_calls(state, 0, family, family == 0, turned >> 3 if turned >= 0 else -1)
-    return bd.choose_call(bd.HEURISTIC, legal, np.uint64(0), bs.parse_cards(hand_text), 0, state, family, turned,
-                          bd.DEFAULT_PARAMS)
+    return choose.choose_call(choose.HEURISTIC, legal, np.uint64(0), bs.parse_cards(hand_text), 0, state, family, turned, *DEFAULTS)
 
 
 def test_heuristic_opens_strong_hearts():
@@ -239,23 +247,20 @@ def response_to_clubs(bidder: int, hand_text: str, rng: int) -> tuple[int, np.nd
     ka.auction_start(state, 3, 0, -1)
     ka.apply_call(state, ka.CALL_C, 0, True, -1)  # seat 0 bids clubs
     legal = ka.legal_calls(state, 1, 0, True, -1)
-    call = bd.choose_call(bidder, legal, np.uint64(rng), bs.parse_cards(hand_text), 1, state, 0, -1,
-                          bd.DEFAULT_PARAMS)
+    call = choose.choose_call(bidder, legal, np.uint64(rng), bs.parse_cards(hand_text), 1, state, 0, -1, *DEFAULTS)
     return call, state
 
 
 def test_heuristic_doubles_when_holding_their_trumps_and_redoubles_when_strong():
-    call, state = response_to_clubs(bd.HEURISTIC, "JC 9C AC 7C AS", 0)
+    call, state = response_to_clubs(choose.HEURISTIC, "JC 9C AC 7C AS", 0)
     assert call == ka.DOUBLE
     ka.apply_call(state, ka.DOUBLE, 0, True, -1)  # seat 1 doubles
     legal = ka.legal_calls(state, 2, 0, True, -1)
     assert names(legal) >= {"redouble"}
-    weak = bd.choose_call(bd.HEURISTIC, legal, np.uint64(0), bs.parse_cards("7D 8D 7H 8H 7S"), 2, state, 0, -1,
-                          bd.DEFAULT_PARAMS)
+    weak = choose.choose_call(choose.HEURISTIC, legal, np.uint64(0), bs.parse_cards("7D 8D 7H 8H 7S"), 2, state, 0, -1, *DEFAULTS)
     assert weak == ka.PASS
     # Partner holds strong clubs too (impossible with the hand above, but the bidder only sees its own cards).
-    strong = bd.choose_call(bd.HEURISTIC, legal, np.uint64(0), bs.parse_cards("JC 9C AC TC AS"), 2, state, 0, -1,
-                            bd.DEFAULT_PARAMS)
+    strong = choose.choose_call(choose.HEURISTIC, legal, np.uint64(0), bs.parse_cards("JC 9C AC TC AS"), 2, state, 0, -1, *DEFAULTS)
     assert strong == ka.REDOUBLE
 
 
@@ -266,34 +271,34 @@ def test_heuristic_classic_takes_the_turned_suit_when_strong():
 
 
 def test_random_bidder_pass_probability():
-    params = bd.make_params(pass_prob=1.0)
+    chosen = params(pass_prob=1.0)
     legal = (1 << ka.PASS) | (1 << ka.CALL_S) | (1 << ka.CALL_AT)
     state = new_state()
-    assert all(bd.choose_call(bd.RANDOM_BIDDER, legal, np.uint64(r), 0, 0, state, 0, -1, params) == ka.PASS
+    assert all(choose.choose_call(choose.RANDOM_BIDDER, legal, np.uint64(r), 0, 0, state, 0, -1, *chosen) == ka.PASS
                for r in (0, 2**31, 2**32 - 1))
-    params = bd.make_params(pass_prob=0.0)
-    picks = {bd.choose_call(bd.RANDOM_BIDDER, legal, np.uint64(r), 0, 0, state, 0, -1, params)
+    chosen = params(pass_prob=0.0)
+    picks = {choose.choose_call(choose.RANDOM_BIDDER, legal, np.uint64(r), 0, 0, state, 0, -1, *chosen)
              for r in range(0, 2**32, 2**28)}
     assert picks == {ka.CALL_S, ka.CALL_AT}
-    with pytest.raises(ValueError, match="pass_probability|unknown bidder parameter"):
-        bd.make_params(pass_probability=0.5)
+    with pytest.raises(ValueError, match="unknown bidder option 'pass_probability'"):
+        params(pass_probability=0.5)
 
 
 @pytest.mark.parametrize("bidder_names", ["random", "heuristic", "mc"])
 def test_run_auction_is_deterministic(bidder_names):
-    bidders = np.array(bd.bidder_codes(bidder_names), dtype=np.int64)
+    bidders = np.array(registry.bidder_codes(bidder_names), dtype=np.int64)
     gen = np.random.default_rng(7)
     hands5 = np.zeros(4, dtype=np.int64)
     sequences = []
     for _ in range(50):
         pack = random_pack(gen)
-        ka.auction_hands(pack, 0, hands5)
+        dealing.auction_hands(pack, 0, hands5)
         seed = np.uint64(gen.integers(2**63))
         runs = []
         for _ in range(2):
             state = new_state()
             calls_out = np.zeros(ka.MAX_CALLS, dtype=np.int8)
-            result = ka.run_auction(hands5, 0, 0, True, -1, bidders, seed, state, calls_out)
+            result = auction_loop.run_auction(hands5, 0, 0, True, -1, bidders, seed, state, calls_out)
             runs.append((result, calls_out[:result[4]].tolist()))
         assert runs[0] == runs[1]
         sequences.append(tuple(runs[0][1]))
@@ -304,7 +309,7 @@ def test_unknown_bidder_code_passes():
     state = new_state()
     calls_out = np.zeros(ka.MAX_CALLS, dtype=np.int8)
     hands5 = np.zeros(4, dtype=np.int64)
-    result = ka.run_auction(hands5, 0, 0, True, -1, np.full(4, 9, dtype=np.int64), np.uint64(1), state,
+    result = auction_loop.run_auction(hands5, 0, 0, True, -1, np.full(4, 9, dtype=np.int64), np.uint64(1), state,
                             calls_out)
     assert result[1:] == (-1, -1, 1, 4)
 
@@ -314,15 +319,15 @@ def test_unknown_bidder_code_passes():
 # --------------------------------------------------------------------------------------
 
 def test_bidder_codes():
-    assert bd.bidder_codes("random") == (0, 0, 0, 0)
-    assert bd.bidder_codes(("Heuristic", "random", "mc", "random")) == (1, 0, 2, 0)
+    assert registry.bidder_codes("random") == (0, 0, 0, 0)
+    assert registry.bidder_codes(("Heuristic", "random", "mc", "random")) == (1, 0, 2, 0)
 
 
 @pytest.mark.parametrize("bad", ["nope", ("random",) * 3, ("random", "random", "random", 5), None,
                                  ("random", "random", "random", "smart")])
 def test_bad_bidder_names_raise(bad):
     with pytest.raises(ValueError, match="bidder"):
-        bd.bidder_codes(bad)
+        registry.bidder_codes(bad)
 
 
 # --------------------------------------------------------------------------------------
@@ -333,8 +338,8 @@ def mc_first_call(hand_text: str, **options) -> int:
     state = new_state()
     ka.auction_start(state, 3, 0, -1)
     legal = ka.legal_calls(state, 0, 0, True, -1)
-    return bd.choose_call(bd.MC_BIDDER, legal, np.uint64(12345), bs.parse_cards(hand_text), 0, state, 0, -1,
-                          bd.make_params(**options))
+    return choose.choose_call(choose.MC_BIDDER, legal, np.uint64(12345), bs.parse_cards(hand_text), 0, state, 0, -1,
+                          *params(**options))
 
 
 def test_mc_bids_a_strong_hand_and_passes_a_weak_one():
@@ -348,15 +353,15 @@ def test_mc_bids_a_strong_hand_and_passes_a_weak_one():
 
 
 def test_mc_doubles_a_contract_it_holds_the_trumps_of():
-    call, _ = response_to_clubs(bd.MC_BIDDER, "JC 9C AC TC KC", 7)
+    call, _ = response_to_clubs(choose.MC_BIDDER, "JC 9C AC TC KC", 7)
     assert call == ka.DOUBLE
 
 
 def test_mc_player_option_validation():
-    assert bd.make_params(mc_player="easy")[bd.P_MC_PLAYER] == 1
+    assert params(mc_player="easy")[0][L.BI_MC_PLAYER] == registry.POLICY_CODES["easy"]
     with pytest.raises(ValueError, match="mc_player"):
-        bd.make_params(mc_player="dd")
+        params(mc_player="dd")
     with pytest.raises(ValueError, match="mc_samples"):
-        bd.make_params(mc_samples=0)
+        params(mc_samples=0)
     with pytest.raises(ValueError, match="mc_threshold"):
-        bd.make_params(mc_threshold=1.5)
+        params(mc_threshold=1.5)

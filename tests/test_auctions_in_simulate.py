@@ -16,8 +16,8 @@ import pytest
 
 import belot_sim as bs
 from belot_sim import reference as ref
-from belot_sim.kernels.deal import deal_pack
-from belot_sim.sim import CALL_LETTERS, DEAL_COLUMNS
+from belot_sim.kernels.core.dealing import deal_pack
+from belot_sim.frames import CALL_LETTERS, DEAL_COLUMNS
 
 CALL_NAMES = ("pass", "C", "D", "H", "S", "NT", "AT", "double", "redouble")
 LETTER = dict(zip(CALL_NAMES, CALL_LETTERS))

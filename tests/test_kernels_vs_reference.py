@@ -15,8 +15,12 @@ import pytest
 
 import belot_sim as bs
 from belot_sim import reference as ref
-from belot_sim.kernels import bits, declarations as kdecl, perft as kperft, play as kplay, scoring as kscore
-from belot_sim.sim import simulate
+from belot_sim.kernels.batch import perft as kperft
+from belot_sim.kernels.core import bits
+from belot_sim.kernels.core import declarations as kdecl
+from belot_sim.kernels.core import play as kplay
+from belot_sim.kernels.core import scoring as kscore
+from belot_sim.simulation import simulate
 
 RULE_SETS = {
     "bulgarian": bs.BULGARIAN,

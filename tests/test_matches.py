@@ -22,10 +22,10 @@ import pytest
 import belot_sim as bs
 from belot_sim import matches as matches_module
 from belot_sim import reference as ref
-from belot_sim.kernels.deal import deal_pack
-from belot_sim.kernels.match import DEAL_ID_STRIDE, first_dealer, match_after_deal
-from belot_sim.kernels.scoring import OUTCOME_NAMES
-from belot_sim.sim import DEAL_COLUMNS
+from belot_sim.kernels.core.dealing import deal_pack
+from belot_sim.kernels.batch.match import DEAL_ID_STRIDE, first_dealer, match_after_deal
+from belot_sim.kernels.core.scoring import OUTCOME_NAMES
+from belot_sim.frames import DEAL_COLUMNS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_auctions_in_simulate import as_reference_row, grouped  # noqa: E402
@@ -277,7 +277,7 @@ BAD_INPUTS = [
     ({"bidders": ("random",) * 3}, r"bidders"),
     ({"players": "genius"}, r"genius"),
     ({"bidder_options": [1]}, r"bidder_options"),
-    ({"bidder_options": {"thr_sut": 3}}, r"unknown bidder parameter"),
+    ({"bidder_options": {"thr_sut": 3}}, r"unknown bidder option"),
     ({"max_deals": 0}, r"max_deals"),
     ({"max_deals": 2**21}, r"max_deals"),
     ({"max_deals": 10.0}, r"max_deals"),

@@ -251,7 +251,7 @@ def test_perft_divide_pinned_branch_counts():
 @pytest.mark.parametrize("name", list(PINNED))
 def test_pinned_perft_kernels(name):
     """The Numba engine reproduces every pinned count, deep ones included."""
-    from belot_sim.kernels.perft import perft as kernel_perft
+    from belot_sim.kernels.batch.perft import perft as kernel_perft
 
     hands, kwargs, counts = PINNED[name]
     state = ref.DealState.from_hands(hands, **kwargs)

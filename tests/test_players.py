@@ -29,12 +29,13 @@ import pytest
 import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.cards import format_card, iter_cards, parse_card, parse_cards
-from belot_sim.kernels.tables import POINTS
-from belot_sim.players import POLICY_CODES, policy_codes
-from belot_sim.players import view as V
-from belot_sim.players.dispatch import choose_card
+from belot_sim.kernels.core.tables import POINTS
+from belot_sim.registry import POLICY_CODES, policy_codes
+from belot_sim.kernels.core import layouts as L
+from belot_sim.kernels.policies import view as V
+from belot_sim.kernels.policies.dispatch import choose_card
 from belot_sim.rules import STRENGTH, TRUMP_MASKS
-from belot_sim.sim import simulate
+from belot_sim.simulation import simulate
 from belot_sim.tournament import tournament
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -171,27 +172,27 @@ def check_view_matches(state: ref.DealState, view: np.ndarray) -> None:
     played_by = [0, 0, 0, 0]
     for seat, card in state.plays:
         played_by[seat] |= 1 << card
-    assert view[V.PLAYED] == sum(1 << c for _, c in state.plays)
-    assert [int(view[V.PLAYED_BY + s]) for s in range(4)] == played_by
-    assert view[V.TRICK] == state.trick_number
-    assert view[V.POS] == len(state.trick)
-    assert view[V.LEADER] == state.leader
-    assert view[V.CONTRACT] == int(state.contract) and view[V.DECLARER] == state.declarer
-    assert view[V.ON_TABLE] == sum(1 << c for _, c in state.trick)
+    assert view[L.V_PLAYED] == sum(1 << c for _, c in state.plays)
+    assert [int(view[L.V_PLAYED_BY + s]) for s in range(4)] == played_by
+    assert view[L.V_TRICK] == state.trick_number
+    assert view[L.V_POS] == len(state.trick)
+    assert view[L.V_LEADER] == state.leader
+    assert view[L.V_CONTRACT] == int(state.contract) and view[L.V_DECLARER] == state.declarer
+    assert view[L.V_ON_TABLE] == sum(1 << c for _, c in state.trick)
     points = state.rules.card_points(state.contract)
-    assert view[V.TABLE_POINTS] == sum(int(points[c]) for _, c in state.trick)
+    assert view[L.V_TABLE_POINTS] == sum(int(points[c]) for _, c in state.trick)
     if not state.is_over:  # the points of the tricks each team won (the last trick's 10 aside)
-        assert [int(view[V.POINTS_WON + t]) for t in range(2)] == state.trick_points
+        assert [int(view[L.V_POINTS_WON + t]) for t in range(2)] == state.trick_points
     if state.trick:
-        assert view[V.LED] == state.trick[0][1] >> 3
+        assert view[L.V_LED] == state.trick[0][1] >> 3
         trick_cards = [c for _, c in state.trick]
         winner_seat, winner_card = state.trick[ref.trick_winner(trick_cards, state.contract)]
-        assert (view[V.WINNING], view[V.WINNER]) == (winner_card, winner_seat)
+        assert (view[L.V_WINNING], view[L.V_WINNER]) == (winner_card, winner_seat)
     else:
-        assert view[V.LED] == -1
-        assert view[V.WINNER] == state.leader  # the seat that won the last trick leads
+        assert view[L.V_LED] == -1
+        assert view[L.V_WINNER] == state.leader  # the seat that won the last trick leads
     for s in range(4):
-        held = view[V.EXCLUDED + s] & state.hands[s]
+        held = view[L.V_EXCLUDED + s] & state.hands[s]
         assert held == 0, f"view excludes {bs.format_cards(int(held))} from seat {s}, which holds them"
 
 
@@ -210,7 +211,7 @@ def test_view_is_sound_and_mirrors_the_reference(index):
         while not state.is_over:
             seat = state.to_move
             card = rng.choice(state.legal_actions())
-            before = int(view[V.EXCLUDED + seat])
+            before = int(view[L.V_EXCLUDED + seat])
             oracle = 0
             if state.trick:
                 oracle = excluded_oracle(state, card)
@@ -225,7 +226,7 @@ def test_view_is_sound_and_mirrors_the_reference(index):
             trick_ends = len(state.trick) == 3
             assert play_card(state, view, card) == trick_ends
             # Exactly the cards the rules show the seat cannot hold (sound and complete).
-            assert view[V.EXCLUDED + seat] == before | oracle, (d, seat, format_card(card))
+            assert view[L.V_EXCLUDED + seat] == before | oracle, (d, seat, format_card(card))
             check_view_matches(state, view)
     assert seen["void"] > 0 and seen["followed_without_beating"] > 0 and seen["void_no_trump"] > 0, seen
     assert (seen["under_trump"] > 0) == (rules.undertrump == "required"), seen
@@ -236,13 +237,13 @@ def test_view_exclusions_on_a_hand_built_trick():
     hands = ["AS 7S 8S 9S 7C 8C 9C TC", "AC KC QC JC 7D 8D 9D TD",
              "KS QS JS TS JD QD KD AD", "7H 8H 9H TH JH QH KH AH"]
     state, view = position(hands, "H", declarer=0, plays=["7S", "AC"])
-    assert view[V.EXCLUDED + 1] == cards("7S 8S 9S TS JS QS KS AS") | TRUMP_MASKS[2]
-    assert view[V.EXCLUDED + 0] == view[V.EXCLUDED + 2] == view[V.EXCLUDED + 3] == 0
+    assert view[L.V_EXCLUDED + 1] == cards("7S 8S 9S TS JS QS KS AS") | TRUMP_MASKS[2]
+    assert view[L.V_EXCLUDED + 0] == view[L.V_EXCLUDED + 2] == view[L.V_EXCLUDED + 3] == 0
     play_card(state, view, parse_card("KS"))  # seat 2 follows: nothing inferred in a plain suit
-    assert view[V.EXCLUDED + 2] == 0
+    assert view[L.V_EXCLUDED + 2] == 0
     play_card(state, view, parse_card("7H"))  # seat 3 trumps: void in spades only
-    assert view[V.EXCLUDED + 3] == cards("7S 8S 9S TS JS QS KS AS")
-    assert (view[V.TRICK], view[V.LEADER], view[V.POS]) == (1, 3, 0)
+    assert view[L.V_EXCLUDED + 3] == cards("7S 8S 9S TS JS QS KS AS")
+    assert (view[L.V_TRICK], view[L.V_LEADER], view[L.V_POS]) == (1, 3, 0)
 
 
 # --- 3. no peeking ------------------------------------------------------------------------
@@ -250,7 +251,7 @@ def test_view_exclusions_on_a_hand_built_trick():
 def test_choose_card_has_no_argument_for_other_hands():
     params = list(inspect.signature(choose_card.py_func).parameters)
     assert params == ["policy", "legal", "r32", "hand", "seat", "view", "family"]
-    assert V.SIZE == 33  # view slots: see players/view.py; none holds another seat's unshown cards
+    assert L.V_SIZE == 33  # view slots: see players/view.py; none holds another seat's unshown cards
 
 
 def relayout(state: ref.DealState, view: np.ndarray, rng: random.Random) -> list[int]:
@@ -267,7 +268,7 @@ def relayout(state: ref.DealState, view: np.ndarray, rng: random.Random) -> list
             continue
         ca = rng.choice(list(iter_cards(hands[a])))
         cb = rng.choice(list(iter_cards(hands[b])))
-        if view[V.EXCLUDED + b] >> ca & 1 or view[V.EXCLUDED + a] >> cb & 1:
+        if view[L.V_EXCLUDED + b] >> ca & 1 or view[L.V_EXCLUDED + a] >> cb & 1:
             continue
         hands[a] ^= 1 << ca | 1 << cb
         hands[b] ^= 1 << ca | 1 << cb
@@ -386,7 +387,7 @@ CHEAP_WIN_HANDS = ["KS 7C 8C 9C TC JC QC KC", "7S AC 7D 8D 9D TD JD QD",
 def test_last_to_play_wins_as_cheaply_as_possible(policy):
     # Seat 0 (opponent of seat 3) wins with KS; seat 3 last holds AS and TS: TS is enough.
     state, view = position(CHEAP_WIN_HANDS, "H", declarer=0, plays=["KS", "7S", "8S"])
-    assert state.to_move == 3 and (view[V.WINNER] ^ 3) & 1 == 1
+    assert state.to_move == 3 and (view[L.V_WINNER] ^ 3) & 1 == 1
     assert choose(policy, state, view) == parse_card("TS")
     # Void in the led suit, an opponent winning with a plain card: the lowest trump wins it.
     hands = ["AD 7C 8C 9C TC JC QC KC", "7D AC 7S 8S 9S TS JS QS",
@@ -451,7 +452,7 @@ def test_hard_does_not_draw_trumps_the_opponents_cannot_hold():
     # side, masters JH 9H AH) leads: no point in drawing trumps, cash a plain ace instead.
     state, view = position(VOID_OPPONENTS_HANDS, "H", declarer=0, plays=["7H", "7C", "8H", "9D"])
     assert state.to_move == 2
-    assert view[V.EXCLUDED + 1] & TRUMP_MASKS[2] == TRUMP_MASKS[2] == view[V.EXCLUDED + 3] & TRUMP_MASKS[2]
+    assert view[L.V_EXCLUDED + 1] & TRUMP_MASKS[2] == TRUMP_MASKS[2] == view[L.V_EXCLUDED + 3] & TRUMP_MASKS[2]
     card = choose("hard", state, view)
     assert not TRUMP_MASKS[2] >> card & 1
     assert card in (parse_card("AD"), parse_card("AS"))
@@ -460,10 +461,10 @@ def test_hard_does_not_draw_trumps_the_opponents_cannot_hold():
 def wiped(view: np.ndarray) -> np.ndarray:
     """What a seat without card memory knows: the trick on the table, nothing earlier."""
     out = view.copy()
-    out[V.PLAYED] = view[V.ON_TABLE]
+    out[L.V_PLAYED] = view[L.V_ON_TABLE]
     for s in range(4):
-        out[V.PLAYED_BY + s] = view[V.PLAYED_BY + s] & view[V.ON_TABLE]
-        out[V.EXCLUDED + s] = 0
+        out[L.V_PLAYED_BY + s] = view[L.V_PLAYED_BY + s] & view[L.V_ON_TABLE]
+        out[L.V_EXCLUDED + s] = 0
     return out
 
 

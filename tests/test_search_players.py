@@ -26,11 +26,12 @@ import pytest
 import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.cards import iter_cards, parse_cards, popcount
-from belot_sim.kernels.declarations import shown_cards
-from belot_sim.players import view as V
-from belot_sim.players.search import pimc_card, sample_layout
-from belot_sim.players.search_scratch import S_HANDS, S_REJECTED, S_WORLD_RNG, SCRATCH_SIZE
-from belot_sim.sim import simulate
+from belot_sim.kernels.core.declarations import shown_cards
+from belot_sim.kernels.core import layouts as L
+from belot_sim.kernels.policies import view as V
+from belot_sim.kernels.policies.search import pimc_card, sample_layout
+from belot_sim.kernels.core.layouts import S_HANDS, S_REJECTED, S_SIZE, S_WORLD_RNG
+from belot_sim.simulation import simulate
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from test_kernels_vs_reference import replay_and_compare  # noqa: E402
@@ -72,21 +73,21 @@ def test_pimc_kernel_has_no_argument_for_other_hands():
 
 
 def _scratch(seed: int) -> np.ndarray:
-    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    scratch = np.zeros(S_SIZE, dtype=np.int64)
     scratch[S_WORLD_RNG] = seed
     return scratch
 
 
 def _check_layout(layout, state: ref.DealState, view, me: int) -> None:
-    played = int(view[V.PLAYED])
+    played = int(view[L.V_PLAYED])
     assert layout[me] == state.hands[me]
     union = 0
     for s in range(4):
         assert union & layout[s] == 0, "a card dealt twice"
         union |= layout[s]
         assert popcount(layout[s]) == popcount(state.hands[s]), s
-        assert layout[s] & int(view[V.EXCLUDED + s]) == 0, "a card the seat cannot hold"
-        assert int(view[V.KNOWN + s]) & ~played & ~layout[s] == 0, "a shown card elsewhere"
+        assert layout[s] & int(view[L.V_EXCLUDED + s]) == 0, "a card the seat cannot hold"
+        assert int(view[L.V_KNOWN + s]) & ~played & ~layout[s] == 0, "a shown card elsewhere"
     assert union == FULL & ~played
 
 
@@ -101,7 +102,7 @@ def test_layouts_are_consistent_with_the_view():
         me = state.to_move
         for s in range(4):  # pretend some unplayed cards were shown (as declarations are)
             if s != me and state.hands[s] and rng.random() < 0.5:
-                view[V.KNOWN + s] = 1 << rng.choice(list(iter_cards(state.hands[s])))
+                view[L.V_KNOWN + s] = 1 << rng.choice(list(iter_cards(state.hands[s])))
         scratch = _scratch(i)
         for _ in range(20):
             sample_layout(view, me, state.hands[me], scratch)
@@ -115,7 +116,7 @@ def test_constrained_fallback_finds_the_only_layout():
     view = fresh_view(state)
     masks = [parse_cards(h) for h in hands]
     for s in (1, 2, 3):  # each other seat can hold only its own suit: one layout in C(24; 8, 8, 8)
-        view[V.EXCLUDED + s] = FULL & ~masks[s]
+        view[L.V_EXCLUDED + s] = FULL & ~masks[s]
     scratch = _scratch(1)
     sample_layout(view, 0, masks[0], scratch)
     assert scratch[S_REJECTED] == 1  # uniform tries cannot hit it
@@ -204,7 +205,7 @@ def test_all_dd_deals_from_one_solve_match_card_by_card_play(rules):
 def test_progress_blocks_give_the_same_deals(monkeypatch, capsys):
     """With progress shown, searching players run in blocks of SEARCH_BLOCK deals; without it, in
     one call.  Same deals and plays either way."""
-    from belot_sim import sim as sim_module
+    from belot_sim import simulation as sim_module
 
     players = ("pimc", "dd", "hard", "dd")
     whole = simulate(7, players=players, seed=8, worlds=3, plays=True)
@@ -229,10 +230,10 @@ def test_bad_worlds(worlds):
 
 
 def test_dd_best_is_the_lowest_best_card():
-    from belot_sim.kernels import solver as ks
+    from belot_sim.kernels.solver import api as ks
 
     rng = random.Random(31)
-    ctx = np.zeros(ks.CTX_SIZE, dtype=np.int64)
+    ctx = np.zeros(L.C_SIZE, dtype=np.int64)
     tt = np.zeros(2 << 16, dtype=np.int64)
     for i in range(120):
         rules = [bs.BULGARIAN, bs.BULGARIAN.replace(undertrump="required", at_overtake_partner=False),

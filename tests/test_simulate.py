@@ -17,8 +17,8 @@ import pandas as pd
 import pytest
 
 import belot_sim as bs
-import belot_sim.sim as sim_module
-from belot_sim.sim import simulate
+import belot_sim.simulation as sim_module
+from belot_sim.simulation import simulate
 
 DEAL_COLUMNS = [
     "deal_id", "dealer", "contract", "declarer", "multiplier", "hand0", "hand1", "hand2", "hand3",
@@ -520,7 +520,7 @@ BAD_INPUTS = [
     ({"bidders": "random", "contract": "H"}, r"bidders"),
     ({"bidders": "nobody"}, r"unknown bidder"),
     ({"bidders": "mc", "bidder_options": {"mc_player": "pimc"}}, r"mc_player"),
-    ({"bidders": "heuristic", "bidder_options": {"thr_sut": 3}}, r"unknown bidder parameter"),
+    ({"bidders": "heuristic", "bidder_options": {"thr_sut": 3}}, r"unknown bidder option"),
     ({"calls": True}, r"calls=True needs bidders"),
     ({"contract": "AT", "rules": "classic"}, r"AT"),
     ({"plays": "yes"}, r"plays"),
@@ -570,7 +570,7 @@ def test_parquet_stream_equals_simulate(tmp_path):
 
 def test_parquet_stream_leaves_nothing_on_failure(tmp_path, monkeypatch):
     import belot_sim as bs
-    import belot_sim.sim as sim_module
+    import belot_sim.simulation as sim_module
 
     calls = {"n": 0}
     real = sim_module.simulate

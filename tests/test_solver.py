@@ -19,7 +19,11 @@ from numba import njit
 import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.cards import iter_cards
-from belot_sim.kernels import solver as ksolver
+from belot_sim.kernels.core.layouts import C_SIZE
+from belot_sim.kernels.core.tables import STRENGTH64
+from belot_sim.kernels.solver import api as ksolver
+from belot_sim.kernels.solver.context import make_ctx
+from belot_sim.kernels.solver.table import point_gap
 from belot_sim.rules import BELOT_POINTS, LAST_TRICK_BONUS, VALAT_BONUS, Contract
 from belot_sim.solve import solve_position, solve_state
 
@@ -210,7 +214,7 @@ def test_isomorphic_positions_differ_by_at_most_the_point_gap():
     checked here against the swap's own point difference: one of them is 0 outside AT belots);
     a swap past another seat's card is not isomorphic (-1)."""
     rng = random.Random(21)
-    strength = ksolver.STRENGTH64
+    strength = STRENGTH64
     checked = refused = 0
     for i in range(150):
         ci = i % 6
@@ -238,9 +242,9 @@ def test_isomorphic_positions_differ_by_at_most_the_point_gap():
             swapped[seat] ^= (1 << x) | (1 << y)
             both = list(hands)
             both[seat] |= 1 << y  # owners of every card of the two positions
-            ctx = np.zeros(ksolver.CTX_SIZE, dtype=np.int64)
-            ksolver.make_ctx(ctx, np.array(both, dtype=np.int64), ci, team, 0, False, True, 1, 3)
-            up, down = ksolver._point_gap(ctx.ctypes.data, live, live ^ (1 << x) ^ (1 << y), ci)
+            ctx = np.zeros(C_SIZE, dtype=np.int64)
+            make_ctx(ctx, np.array(both, dtype=np.int64), ci, team, 0, False, True, 1, 3)
+            up, down = point_gap(ctx, live, live ^ (1 << x) ^ (1 << y), ci)
             if not isomorphic:
                 assert up == -1, (contract, hands, x, y)
                 refused += 1
@@ -266,7 +270,7 @@ def test_point_gap_counts_an_open_at_belot_on_its_own_side():
     swapping another card leaves it open in both, and both sides get it.  The bounds hold for
     the plain minimax values (both directions of every swap)."""
     rng = random.Random(33)
-    strength = ksolver.STRENGTH64[5]
+    strength = STRENGTH64[5]
     points = [int(p) for p in bs.BULGARIAN.card_points("AT")]
     seen = {"one side": 0, "both": 0}
     for _ in range(400):
@@ -296,19 +300,19 @@ def test_point_gap_counts_an_open_at_belot_on_its_own_side():
         live2 = live ^ (1 << x) ^ (1 << y)
         both = list(hands)
         both[seat] |= 1 << y
-        ctx = np.zeros(ksolver.CTX_SIZE, dtype=np.int64)
-        ksolver.make_ctx(ctx, np.array(both, dtype=np.int64), 5, team, 0, False, True, 1, 3)
+        ctx = np.zeros(C_SIZE, dtype=np.int64)
+        make_ctx(ctx, np.array(both, dtype=np.int64), 5, team, 0, False, True, 1, 3)
         v1 = minimax(hands, state.leader, (), "AT", bs.BULGARIAN, team, False)
         v2 = minimax(swapped, state.leader, (), "AT", bs.BULGARIAN, team, False)
         gain = points[x] - points[y]
         open2 = live2 & pair == pair
         seen["both" if open2 else "one side"] += 1
         # from the position holding the open pair, and back
-        assert ksolver._point_gap(ctx.ctypes.data, live, live2, 5) == (
+        assert point_gap(ctx, live, live2, 5) == (
             max(gain, 0) + BELOT_POINTS, max(-gain, 0) + (BELOT_POINTS if open2 else 0))
-        assert ksolver._point_gap(ctx.ctypes.data, live2, live, 5) == (
+        assert point_gap(ctx, live2, live, 5) == (
             max(-gain, 0) + (BELOT_POINTS if open2 else 0), max(gain, 0) + BELOT_POINTS)
-        up, down = ksolver._point_gap(ctx.ctypes.data, live, live2, 5)
+        up, down = point_gap(ctx, live, live2, 5)
         assert -down <= v1 - v2 <= up, (hands, swapped, state.leader, team, v1, v2, up, down)
     assert min(seen.values()) >= 12, seen
 
@@ -413,7 +417,7 @@ def test_kernel_is_callable_from_numba():
         return total
 
     hands = np.array([bs.parse_cards(h) for h in ("AS 7C", "7S 8C", "TS 9C", "8S TC")], dtype=np.int64)
-    ctx = np.zeros(ksolver.CTX_SIZE, dtype=np.int64)
+    ctx = np.zeros(C_SIZE, dtype=np.int64)
     tt = np.zeros(2 << 10, dtype=np.int64)
     assert from_a_kernel(hands, np.zeros(4, dtype=np.int64), ctx, tt) == 11 + 10 + 10 + 10  # all points, once
 
@@ -423,7 +427,7 @@ def test_one_table_and_stamp_across_the_decisions_of_a_deal():
     (the hands shrink from one call to the next): the stored bounds, keyed on canonical positions
     (interchangeable zero-point cards), must stay valid.  Each decision against a fresh stamp."""
     rng = random.Random(21)
-    ctx = np.zeros(ksolver.CTX_SIZE, dtype=np.int64)
+    ctx = np.zeros(C_SIZE, dtype=np.int64)
     tt = np.zeros(2 << 14, dtype=np.int64)
     trick = np.zeros(4, dtype=np.int64)
     shared, fresh = np.zeros(32, dtype=np.int64), np.zeros(32, dtype=np.int64)

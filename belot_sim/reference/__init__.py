@@ -5,8 +5,8 @@ Every faster engine in belot_sim is checked against it.
 
 from .auction import AuctionState, normalize_call
 from .deal import DealResult, DealState
-from .declarations import Declaration, belot_suits, find_declarations, resolve_declarations
 from .dealing import complete_hands, first_hands, turned_card
+from .declarations import Declaration, belot_suits, find_declarations, resolve_declarations
 from .game import FullDealState
 from .match import MatchState
 from .perft import perft, perft_divide

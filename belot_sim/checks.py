@@ -1,0 +1,47 @@
+"""Argument checks shared by the Python edge: a clear ``TypeError``/``ValueError`` naming the
+argument, before any work starts."""
+
+from __future__ import annotations
+
+from contextlib import contextmanager
+
+import numba
+import numpy as np
+
+
+def check_int(value, name: str, low: int, high: int) -> int:
+    """``value`` as an ``int`` in ``low..high`` (booleans refused)."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    if not low <= value <= high:
+        raise ValueError(f"{name} must be in {low}..{high}, got {value}")
+    return int(value)
+
+
+def check_bool(value, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def check_threads(threads: int | None) -> int | None:
+    """``None`` (all cores) or a thread count Numba can run."""
+    return None if threads is None else check_int(threads, "threads", 1, numba.config.NUMBA_NUM_THREADS)
+
+
+def check_probability(value, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not 0 <= value <= 1:
+        raise ValueError(f"{name} must be a probability in [0, 1], got {value!r}")
+    return float(value)
+
+
+@contextmanager
+def numba_threads(threads: int | None):
+    """Run the block with ``threads`` Numba threads (None: as set), then restore the setting."""
+    previous = numba.get_num_threads()
+    if threads is not None:
+        numba.set_num_threads(threads)
+    try:
+        yield
+    finally:
+        numba.set_num_threads(previous)

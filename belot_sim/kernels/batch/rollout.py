@@ -1,0 +1,85 @@
+"""Batch rollouts: deal, play and score many deals in parallel (fixed or random contracts).
+
+Everything here takes arrays and scalars.  :mod:`belot_sim.simulation` wraps it into DataFrames.
+Deal ``deal_id`` uses only its own random streams (:mod:`belot_sim.kernels.core.rng`), so the output
+rows are independent of threads and chunking.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..core.auction_rules import MAX_CALLS
+from ..core.dealing import deal_pack, hands_from_pack
+from ..core.rng import CONTRACT_STREAM, PLAY_STREAM, WORLD_STREAM, below, stream_start
+from ..play_loop import play_deal, play_scratch
+from ..policies.scratch import start_deal
+from .deal import auction_and_play, deal_scratch, store_result
+
+CHUNK = 512  # deals per parallel work item (scratch arrays are allocated once per chunk)
+SEARCH_CHUNK = 4  # the same with a searching player (a deal costs milliseconds: keep both threads busy)
+
+
+@njit(cache=True, parallel=True)
+def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_declarer, multiplier, family,
+            undertrump_required, at_overtake_partner, declarations_on, policies, worlds, record,
+            bidders, bid_ints, bid_weights, all_no_trumps,
+            small_out, hands_out, points_out, play_seat_out, play_card_out, calls_out, search):
+    """Play deals ``start .. start+n-1`` into column-major outputs.
+
+    With ``bidders`` (int64[4]) the contract, declarer and multiplier come from an auction between the
+    per-seat ``bidders`` (:func:`.deal.auction_and_play`; void deals are rows with contract -1 and
+    outcome ``VOID``) and ``calls_out[i]`` (int8[MAX_CALLS]) receives deal ``i``'s calls.  Without
+    it the contract of deal ``d`` is ``contracts[d % len(contracts)]``, or uniform over the first
+    ``n_contracts`` when ``random_contract``; declarer ``fixed_declarer``, or uniform when -1.
+    ``small_out`` int8[D_SIZE, n] and ``points_out`` int16[P_SIZE, n]: rows as
+    :data:`~belot_sim.kernels.core.layouts.DEAL_SMALL` / ``DEAL_POINTS``; ``hands_out`` uint32[4, n];
+    ``play_*_out`` int8[n, 32] when ``record``.
+    ``worlds``: layouts per ``pimc`` decision.
+
+    ``bidders`` is ``None`` without an auction; ``search`` is ``None`` unless a seat plays
+    ``dd``/``pimc`` (then any array).  Numba compiles one kernel per combination of these types and
+    prunes the branches for ``None`` before typing, so a plain simulation never compiles the
+    bidders or the solver (a cold start stays short).
+    """
+    searching = search is not None
+    chunk_size = SEARCH_CHUNK if searching else CHUNK
+    n_chunks = (n + chunk_size - 1) // chunk_size
+    for chunk in prange(n_chunks):
+        pack, hands, hands5, auction_state = deal_scratch()
+        no_calls = np.empty(MAX_CALLS, dtype=np.int8)
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds)
+        for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
+            deal_id = start + i
+            dealer = deal_pack(seed, deal_id, pack)
+            seats = play_seat_out[i] if record else no_record
+            cards = play_card_out[i] if record else no_record
+            if bidders is None:
+                hands_from_pack(pack, dealer, hands)
+                crng = stream_start(seed, deal_id, CONTRACT_STREAM)
+                if random_contract:
+                    crng, contract = below(crng, n_contracts)
+                else:
+                    contract = contracts[deal_id % len(contracts)]
+                declarer = fixed_declarer
+                if declarer < 0:
+                    crng, declarer = below(crng, 4)
+                deal_multiplier = multiplier
+                n_calls = 0
+                for s in range(4):
+                    hands_out[s, i] = hands[s]
+                if searching:
+                    start_deal(scratch, stream_start(seed, deal_id, WORLD_STREAM))
+                r = play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required,
+                              at_overtake_partner, declarations_on, policies, stream_start(seed, deal_id, PLAY_STREAM),
+                              belot_open, view, record, seats, cards, ctx, tt, scratch, search)
+            else:
+                contract, declarer, deal_multiplier, n_calls, r = auction_and_play(
+                    seed, deal_id, dealer, pack, family, all_no_trumps, undertrump_required, at_overtake_partner,
+                    declarations_on, bidders, bid_ints, bid_weights, policies, hands5, hands, auction_state,
+                    calls_out[i] if len(calls_out) else no_calls, belot_open, view, record, seats, cards, ctx, tt,
+                    scratch, search)
+                for s in range(4):
+                    hands_out[s, i] = hands[s]
+            store_result(small_out, points_out, i, dealer, contract, declarer, deal_multiplier, n_calls, r)

@@ -1,0 +1,2 @@
+"""Bidders (:mod:`.random`, :mod:`.heuristic`, :mod:`.mc`), their dispatch by code
+(:mod:`.choose`) and the auction loop (:mod:`.auction_loop`)."""

@@ -1,0 +1,304 @@
+"""The layout of every flat state array the kernels share, each declared once as a table.
+
+A kernel keeps its state in a small ``int64`` (or ``float64``) array instead of an object: Numba
+passes arrays cheaply and they can be preallocated once per thread.  Each array's slots are
+declared here as a table of ``(name, size, meaning[, default])`` rows; :class:`Layout` gives every
+row its offset in order and this module exports one constant per row, ``<prefix><name>`` (for
+example ``V_PLAYED``), which the kernels import (Numba reads module-level integers as
+compile-time constants).  ``tests/test_layouts.py`` checks that the slots of every layout are
+distinct and in bounds.
+
+=====================  ========  =====================================================================
+layout                 prefix    array
+=====================  ========  =====================================================================
+:data:`AUCTION`        ``A_``    an auction in progress (:mod:`.auction_rules`)
+:data:`VIEW`           ``V_``    the public view of a deal (:mod:`belot_sim.kernels.policies.view`)
+:data:`SCRATCH`        ``S_``    the searching players' per-thread work space
+:data:`SOLVER_CTX`     ``C_``    the double-dummy solver's per-solve context
+:data:`BIDDER_INTS`    ``BI_``   integer bidder parameters (sample counts, player codes, rule flags)
+:data:`BIDDER_WEIGHTS` ``BW_``   real-valued bidder parameters (weights, thresholds, probabilities)
+:data:`DEAL_SMALL`     ``D_``    rows of a batch's small per-deal outputs (``int8[rows, n]``)
+:data:`DEAL_POINTS`    ``P_``    rows of a batch's point outputs (``int16[rows, n]``)
+:data:`MATCH_OUT`      ``M_``    rows of a match batch's per-match outputs (``int64[rows, n]``)
+:data:`MATCH_TOTALS`   ``MT_``   rows of a match batch's running totals (``int32[rows, deals]``)
+:data:`PLAYED_DEAL`    ``R_``    positions in the tuple :func:`belot_sim.kernels.play_loop.play_deal` returns
+=====================  ========  =====================================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One named range of a layout: ``size`` entries from ``offset``."""
+
+    name: str
+    offset: int
+    size: int
+    meaning: str
+    default: float | int | None = None
+
+    @property
+    def end(self) -> int:
+        return self.offset + self.size
+
+
+class Layout:
+    """The slots of one flat array, in declaration order, without gaps.
+
+    ``rows`` are ``(name, size, meaning)`` or ``(name, size, meaning, default)``.
+    """
+
+    def __init__(self, prefix: str, dtype, title: str, rows):
+        self.prefix, self.dtype, self.title = prefix, np.dtype(dtype), title
+        self.slots: tuple[Slot, ...] = ()
+        offset = 0
+        slots = []
+        for row in rows:
+            name, size, meaning, *default = row
+            if not isinstance(size, int) or size <= 0:
+                raise ValueError(f"{title}: slot {name} has size {size!r}")
+            slots.append(Slot(name, offset, size, meaning, default[0] if default else None))
+            offset += size
+        names = [s.name for s in slots]
+        if len(set(names)) != len(names):
+            raise ValueError(f"{title}: a slot name repeats")
+        self.slots = tuple(slots)
+        self.size = offset
+        self._by_name = {s.name: s for s in slots}
+
+    def __getitem__(self, name: str) -> Slot:
+        return self._by_name[name]
+
+    def constants(self) -> dict[str, int]:
+        """``{prefix + name: offset}`` for every slot, and ``prefix + "SIZE"``."""
+        out = {self.prefix + s.name: s.offset for s in self.slots}
+        out[self.prefix + "SIZE"] = self.size
+        return out
+
+    def defaults(self) -> np.ndarray:
+        """A new array of this layout holding every slot's default (0 where none is declared)."""
+        array = np.zeros(self.size, dtype=self.dtype)
+        for s in self.slots:
+            if s.default is not None:
+                array[s.offset:s.end] = s.default
+        return array
+
+    def describe(self) -> str:
+        """A plain-text table of the slots (for docs and error messages)."""
+        lines = [f"{self.title} ({self.dtype}[{self.size}]):"]
+        lines += [f"  {self.prefix}{s.name:<16} {s.offset:>6} +{s.size:<5} {s.meaning}" for s in self.slots]
+        return "\n".join(lines)
+
+
+# --- an auction in progress -------------------------------------------------------------------
+
+AUCTION = Layout("A_", np.int64, "auction state", (
+    ("CONTRACT", 1, "current (highest) contract 0..5, -1 while nobody has bid / taken"),
+    ("DECLARER", 1, "seat that made the current contract call, -1 if none"),
+    ("MULTIPLIER", 1, "1, 2 (doubled) or 4 (redoubled)"),
+    ("PASSES", 1, "consecutive passes (classic: passes in the current round)"),
+    ("ROUND", 1, "classic round 1..3 (stays 1 in bulgarian)"),
+    ("N_CALLS", 1, "calls made so far"),
+    ("OVER", 1, "1 once the auction has ended (a contract or void)"),
+    ("VOID", 1, "1 when every player passed (the deal is void)"),
+    ("DEALER", 1, "the dealer (seat dealer + 1 speaks first)"),
+    ("TO_MOVE", 1, "the seat to call next"),
+    ("FAMILY", 1, "0 bulgarian, 1 classic"),
+    ("TURNED", 1, "classic: suit of the turned card (-1 in bulgarian)"),
+))
+
+# --- the public view of a deal ------------------------------------------------------------------
+
+VIEW = Layout("V_", np.int64, "public view of a deal", (
+    ("PLAYED", 1, "mask of every card played so far (current trick included)"),
+    ("TRICK", 1, "trick number 0..7"),
+    ("POS", 1, "cards already in the current trick (0 = leading)"),
+    ("LED", 1, "suit led, -1 when leading"),
+    ("WINNING", 1, "card winning the current trick"),
+    ("WINNER", 1, "seat winning the current trick"),
+    ("TABLE_POINTS", 1, "card points already in the current trick"),
+    ("CONTRACT", 1, "contract 0..5"),
+    ("DECLARER", 1, "declarer seat"),
+    ("LEADER", 1, "seat that led the current trick"),
+    ("UNDERTRUMP_REQUIRED", 1, "rule option: 1 when undertrumping is required"),
+    ("AT_OVERTAKE_PARTNER", 1, "rule option: 1 when AT followers must beat partner too"),
+    ("PLAYED_BY", 4, "cards each seat has played"),
+    ("EXCLUDED", 4, "cards each seat cannot hold (inferred from the rules of play)"),
+    ("ON_TABLE", 1, "mask of the cards of the trick in progress"),
+    ("KNOWN", 4, "cards each seat is known to hold (shown declarations, announced belot partners)"),
+    ("TRICK_CARD", 4, "the cards of the trick in progress, in the order played"),
+    ("TRICKS_WON", 2, "completed tricks won by each team"),
+    ("POINTS_WON", 2, "card points of the tricks each team won"),
+))
+
+# --- the searching players' work space ------------------------------------------------------------
+
+SCRATCH = Layout("S_", np.int64, "search scratch", (
+    ("GEN", 1, "last solver-table stamp handed out"),
+    ("WORLD_RNG", 1, "the pimc world stream state (uint64 bits)"),
+    ("WORLDS", 1, "layouts sampled per pimc decision"),
+    ("DD_GEN", 2, "per team: stamp of the current deal's dd solves (0 = none yet)"),
+    ("REJECTED", 1, "layouts that needed the constrained fallback (statistics)"),
+    ("DD_FINAL", 2, "per team: the points its last dd decision expects it to end the deal with (-1: none)"),
+    ("OUT", 32, "dd_moves output, one value per card"),
+    ("SUM", 32, "pimc totals per card"),
+    ("HANDS", 4, "a sampled layout"),
+    ("POOL", 32, "the unseen cards to deal"),
+))
+
+# --- the double-dummy solver's context ----------------------------------------------------------
+
+#: Move-list rows: one per number of cards left (0..32), at most 8 moves each.
+DEPTHS = 33
+MAX_MOVES = 8
+#: The structure table has 2**STRUCT_BITS entries of two words (measured on 240 deals: 2**15 ~2 %
+#: faster, 2**11 5 % slower).
+STRUCT_BITS = 13
+#: History bonuses are kept apart for leads, follows in the led suit and other cards.
+HISTORY_ROLES = 3
+
+SOLVER_CTX = Layout("C_", np.int64, "solver context", (
+    ("HANDS", 4, "the four hands of the solve (a seat's cards are hand & remaining)"),
+    ("CONTRACT", 1, "contract 0..5"),
+    ("TEAM", 1, "the maximising team 0/1"),
+    ("UNDER", 1, "rule option: 1 when undertrumping is required"),
+    ("ATOP", 1, "rule option: 1 when AT followers must beat partner too"),
+    ("BELOT", 1, "the team's open AT belot pairs (K and Q masks)"),
+    ("LAST", 1, "points of the last trick (NT doubling applied)"),
+    ("GEN", 1, "this solve's table stamp"),
+    ("TTMASK", 1, "number of table buckets - 1"),
+    ("NODES", 1, "search nodes visited (statistics)"),
+    ("TEAMCARDS", 1, "the team's cards (both seats)"),
+    ("MIDTT", 1, "positions inside a trick are stored with this many cards or more left"),
+    ("ZEROS", 1, "the contract's zero-point cards"),
+    ("POINTS", 32, "card points, NT doubling applied"),
+    ("MOVES", DEPTHS * MAX_MOVES, "ordered move lists, one row per number of cards left"),
+    ("SCORES", DEPTHS * MAX_MOVES, "the ordering scores of those moves"),
+    ("HIST", HISTORY_ROLES * 32, "history bonus [leads, follows in the led suit, other cards][card]"),
+    ("VALS", DEPTHS * 32, "values of the searched moves, by card, one row per number of cards left"),
+    ("ZMASK", 4, "per suit: the 8-bit mask of its zero-point ranks (the weakest ones)"),
+    ("CANON", 32, "[suit * 8 + live zero ranks]: canonical stand-in (solver.table._canon)"),
+    ("SON", 1, "1: this solve uses the structure table (more than 12 cards at the root)"),
+    ("SEPOCH", 1, "the structure table's stamp: this ctx's solves counted 1 .. 2**13 - 1"),
+    ("OWNSEQ", 4 * 256, "[suit * 256 + live ranks]: seats of the live cards, weakest first, | count << 16"),
+    ("PSEQ", 4 * 256, "[suit * 256 + live ranks]: points of the live cards, weakest first (6 bits each)"),
+    ("STAB", 2 << STRUCT_BITS, "the structure table: tag word, then cards | lb << 32 | ub << 48"),
+))
+
+#: Transposition-table entry word: lb (16 bits) | ub (16) | best card (8) | generation stamp (23).
+ENTRY_UB_SHIFT = 16
+ENTRY_CARD_SHIFT = 32
+ENTRY_GEN_SHIFT = 40
+ENTRY_BOUND_MASK = 0xFFFF
+MAX_GEN = (1 << 23) - 1
+
+# --- bidder parameters ----------------------------------------------------------------------------
+
+BIDDER_INTS = Layout("BI_", np.int64, "integer bidder parameters", (
+    ("MC_SAMPLES", 1, "mc: layouts per candidate call", 32),
+    ("MC_PLAYER", 1, "mc: policy code that plays the layouts (random/easy/normal/hard)", 3),
+    ("UNDERTRUMP", 1, "the deal's rule option, for mc's playouts: 1 when undertrumping is required", 0),
+    ("AT_OVERTAKE", 1, "the deal's rule option: 1 when AT followers must beat partner too", 1),
+    ("DECLARATIONS", 1, "the deal's rule option: 1 when declarations count", 1),
+))
+
+BIDDER_WEIGHTS = Layout("BW_", np.float64, "bidder weights and thresholds", (
+    ("PASS_PROB", 1, "random bidder: probability of passing", 0.6),
+    ("THR_SUIT", 1, "heuristic: threshold of a suit contract", 10.0),
+    ("THR_NT", 1, "heuristic: threshold of no trumps", 12.0),
+    ("THR_AT", 1, "heuristic: threshold of all trumps", 13.0),
+    ("DOUBLE_MARGIN", 1, "double: value of their contract for my hand >= threshold + this", 2.0),
+    ("REDOUBLE_MARGIN", 1, "redouble: value of our contract >= threshold + this", 4.0),
+    ("OVER_PARTNER", 1, "margin needed to overbid the own team's contract", 3.0),
+    ("TRUMP_J", 1, "weight of the trump jack", 5.0),
+    ("TRUMP_9", 1, "weight of the trump nine", 4.0),
+    ("TRUMP_A", 1, "weight of the trump ace", 2.5),
+    ("TRUMP_T", 1, "weight of the trump ten", 1.5),
+    ("TRUMP_KQ", 1, "weight of the trump king and queen, each", 0.5),
+    ("TRUMP_LEN", 1, "weight per trump held", 1.0),
+    ("SIDE_A", 1, "weight of a side ace", 2.5),
+    ("SIDE_T", 1, "weight of a side ten with its ace", 1.0),
+    ("SIDE_T_BARE", 1, "weight of a side ten without its ace", 0.5),
+    ("NT_A", 1, "NT: weight of an ace", 4.0),
+    ("NT_T", 1, "NT: weight of a ten with its ace", 2.0),
+    ("NT_T_BARE", 1, "NT: weight of a ten without its ace", 1.0),
+    ("NT_LONG", 1, "NT: weight per card beyond two in an ace-headed suit", 1.0),
+    ("AT_J", 1, "AT: weight of a jack", 5.0),
+    ("AT_9", 1, "AT: weight of a nine with its jack", 3.0),
+    ("AT_9_BARE", 1, "AT: weight of a nine without its jack", 2.0),
+    ("AT_A", 1, "AT: weight of an ace", 1.0),
+    ("BELOT", 1, "weight of a K+Q pair of a trump suit", 1.5),
+    ("DECL", 1, "weight per 100 points of sequences/carrés within the hand (bulgarian)", 2.0),
+    ("MC_THRESHOLD", 1, "mc: bid a contract made in at least this fraction of the layouts", 0.55),
+    ("MC_DOUBLE", 1, "mc: double when the opponents make their contract in at most this fraction", 0.3),
+    ("MC_REDOUBLE", 1, "mc: redouble when the own contract is made in at least this fraction", 0.85),
+))
+
+# --- batch outputs --------------------------------------------------------------------------------
+
+DEAL_SMALL = Layout("D_", np.int8, "small per-deal outputs (int8 rows)", (
+    ("DEALER", 1, "the dealer"),
+    ("CONTRACT", 1, "contract 0..5, -1 for a void deal"),
+    ("DECLARER", 1, "declarer seat, -1 for a void deal"),
+    ("VALAT", 1, "team that took every trick, -1 if none"),
+    ("OUTCOME", 1, "made / hanging / inside / void code"),
+    ("MULTIPLIER", 1, "1, 2 or 4"),
+    ("CALLS", 1, "number of calls in the auction (0 without one)"),
+))
+
+DEAL_POINTS = Layout("P_", np.int16, "per-deal points (int16 rows, named as the simulate columns)", (
+    ("TRICK_POINTS0", 1, "card points + last trick of team 0, NT doubled"),
+    ("TRICK_POINTS1", 1, "the same for team 1"),
+    ("DECLARED0", 1, "resolved sequences + carrés of team 0"),
+    ("DECLARED1", 1, "the same for team 1"),
+    ("BELOT0", 1, "belots of team 0"),
+    ("BELOT1", 1, "belots of team 1"),
+    ("RAW0", 1, "raw total of team 0"),
+    ("RAW1", 1, "raw total of team 1"),
+    ("SCORE0", 1, "match points of team 0 from this deal"),
+    ("SCORE1", 1, "match points of team 1 from this deal"),
+    ("HANGING", 1, "points carried out of this deal"),
+))
+
+MATCH_OUT = Layout("M_", np.int64, "per-match outputs (int64 rows)", (
+    ("DEALER", 1, "dealer of the first deal"),
+    ("WINNER", 1, "winning team, -1 when not decided within the deal room"),
+    ("SCORE0", 1, "final score of team 0"),
+    ("SCORE1", 1, "final score of team 1"),
+    ("DEALS", 1, "deals played, void ones included"),
+    ("TARGET", 1, "final target (valat deals may raise it)"),
+))
+
+MATCH_TOTALS = Layout("MT_", np.int32, "the match after each deal (int32 rows)", (
+    ("TOTAL0", 1, "running score of team 0"),
+    ("TOTAL1", 1, "running score of team 1"),
+    ("CARRIED", 1, "hanging points waiting for the next deal's winner"),
+))
+
+PLAYED_DEAL = Layout("R_", np.int64, "the tuple play_deal returns (positions; a tuple needs constant indices)", (
+    ("RNG", 1, "the play stream's state after the deal"),
+    ("TRICK_POINTS0", 1, "card points + last trick of team 0, NT doubled"),
+    ("TRICK_POINTS1", 1, "the same for team 1"),
+    ("DECLARED0", 1, "resolved declarations of team 0"),
+    ("DECLARED1", 1, "the same for team 1"),
+    ("BELOT0", 1, "belots of team 0"),
+    ("BELOT1", 1, "belots of team 1"),
+    ("VALAT", 1, "team that took every trick, -1 if none"),
+    ("RAW0", 1, "raw total of team 0"),
+    ("RAW1", 1, "raw total of team 1"),
+    ("OUTCOME", 1, "made / hanging / inside / void code"),
+    ("SCORE0", 1, "match points of team 0"),
+    ("SCORE1", 1, "match points of team 1"),
+    ("HANGING", 1, "points carried out of the deal"),
+))
+
+LAYOUTS = (AUCTION, VIEW, SCRATCH, SOLVER_CTX, BIDDER_INTS, BIDDER_WEIGHTS, DEAL_SMALL, DEAL_POINTS, MATCH_OUT,
+           MATCH_TOTALS, PLAYED_DEAL)
+
+for _layout in LAYOUTS:
+    globals().update(_layout.constants())

@@ -1,0 +1,33 @@
+"""The searching players' per-thread ``scratch`` array (layout :data:`belot_sim.kernels.core.layouts.SCRATCH`):
+its per-deal reset and table stamps, importable without compiling the solver."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..core.layouts import MAX_GEN, S_DD_FINAL, S_DD_GEN, S_GEN, S_WORLD_RNG
+
+
+@njit(cache=True)
+def start_deal(scratch, world_rng):
+    """Reset the per-deal state: new dd stamps on first use, no dd expectations, the deal's world
+    stream."""
+    scratch[S_DD_GEN] = 0
+    scratch[S_DD_GEN + 1] = 0
+    scratch[S_DD_FINAL] = -1
+    scratch[S_DD_FINAL + 1] = -1
+    scratch[S_WORLD_RNG] = np.int64(world_rng)
+
+
+@njit(cache=True)
+def new_gen(scratch, tt):
+    """A fresh table stamp (the table is cleared when the stamps wrap)."""
+    gen = scratch[S_GEN] + 1
+    if gen > MAX_GEN:
+        tt[:] = 0
+        gen = 1
+        scratch[S_DD_GEN] = 0
+        scratch[S_DD_GEN + 1] = 0
+    scratch[S_GEN] = gen
+    return gen

@@ -1,0 +1,63 @@
+"""Bidder options (``bidder_options=``) → the two parameter arrays the bidding kernels read.
+
+Integer parameters (sample counts, player codes, rule flags) go to an ``int64`` array, weights,
+thresholds and probabilities to a ``float64`` one; both layouts and defaults are declared in
+:mod:`belot_sim.kernels.core.layouts` (``BIDDER_INTS``, ``BIDDER_WEIGHTS``).  Option names are the
+slot names in lower case, e.g. ``{"pass_prob": 0.8, "thr_suit": 11, "mc_samples": 64}``.
+
+>>> ints, weights = bidder_params("bulgarian", {"mc_samples": 64, "mc_player": "normal"})
+>>> int(ints[BIDDER_INTS["MC_SAMPLES"].offset]), sorted(BIDDER_OPTIONS)[:3]
+(64, ['at_9', 'at_9_bare', 'at_a'])
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .kernels.core.layouts import BIDDER_INTS, BIDDER_WEIGHTS
+from .registry import MC_PLAYERS, POLICY_CODES
+from .rules import Rules
+
+#: Integer slots set from the rules, not by the user.
+_RULE_SLOTS = ("UNDERTRUMP", "AT_OVERTAKE", "DECLARATIONS")
+#: Option name → (layout, slot) for every parameter a user may set.
+BIDDER_OPTIONS = {
+    **{s.name.lower(): (BIDDER_INTS, s) for s in BIDDER_INTS.slots if s.name not in _RULE_SLOTS},
+    **{s.name.lower(): (BIDDER_WEIGHTS, s) for s in BIDDER_WEIGHTS.slots},
+}
+_PROBABILITIES = ("pass_prob", "mc_threshold", "mc_double", "mc_redouble")
+MAX_MC_SAMPLES = 100_000
+
+
+def _option_value(name: str, value):
+    """A validated value for option ``name`` (a number; ``mc_player`` a player name)."""
+    if name == "mc_player":
+        if not isinstance(value, str) or value.lower() not in MC_PLAYERS:
+            raise ValueError(f"mc_player must be one of {MC_PLAYERS}, got {value!r}")
+        return POLICY_CODES[value.lower()]
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"bidder option {name} must be a number, got {value!r}")
+    if name == "mc_samples" and not (1 <= value <= MAX_MC_SAMPLES and float(value).is_integer()):
+        raise ValueError(f"mc_samples must be an integer in 1..{MAX_MC_SAMPLES}, got {value!r}")
+    if name in _PROBABILITIES and not 0 <= value <= 1:
+        raise ValueError(f"{name} is a probability in [0, 1], got {value!r}")
+    return value
+
+
+def bidder_params(rules: Rules | str | None = None, options: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """``(ints, weights)``: the defaults with ``options`` applied and the rule flags of ``rules`` (the
+    options the ``mc`` bidder plays its layouts with).  Unknown names or bad values raise."""
+    if options is not None and not isinstance(options, dict):
+        raise TypeError(f"bidder_options must be a dict, got {type(options).__name__}")
+    ints, weights = BIDDER_INTS.defaults(), BIDDER_WEIGHTS.defaults()
+    arrays = {id(BIDDER_INTS): ints, id(BIDDER_WEIGHTS): weights}
+    for name, value in (options or {}).items():
+        if name not in BIDDER_OPTIONS:
+            raise ValueError(f"unknown bidder option {name!r}: known are {sorted(BIDDER_OPTIONS)}")
+        layout, slot = BIDDER_OPTIONS[name]
+        arrays[id(layout)][slot.offset] = _option_value(name, value)
+    rules = Rules.coerce("bulgarian" if rules is None else rules)
+    ints[BIDDER_INTS["UNDERTRUMP"].offset] = rules.undertrump == "required"
+    ints[BIDDER_INTS["AT_OVERTAKE"].offset] = rules.at_overtake_partner
+    ints[BIDDER_INTS["DECLARATIONS"].offset] = rules.declarations
+    return ints, weights

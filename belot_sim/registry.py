@@ -1,0 +1,72 @@
+"""The players and bidders by name: what each does, and the integer codes the kernels know them by.
+
+>>> import belot_sim as bs
+>>> sorted(bs.PLAYERS)
+['dd', 'easy', 'hard', 'normal', 'pimc', 'random']
+>>> bs.BIDDERS["heuristic"][:34]
+'a point count of its own 5 cards p'
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from .kernels.bidding.choose import HEURISTIC, MC_BIDDER, RANDOM_BIDDER
+from .kernels.policies.dispatch import DD, EASY, HARD, NORMAL, PIMC, RANDOM
+
+#: Player name → one-line description (``players=`` everywhere).
+PLAYERS = MappingProxyType({
+    "random": "uniform over the legal cards",
+    "easy": "the weakest legal card: least trick-taking power, then fewest points",
+    "normal": "judges the trick in progress: wins it cheaply with a safe card, else ducks; no card memory",
+    "hard": "normal's tactics with card memory, shown voids and holding probabilities",
+    "dd": "PERFECT INFORMATION (sees every hand): the exact double-dummy best card; a yardstick",
+    "pimc": "samples layouts of the unseen cards consistent with what it knows and solves each exactly",
+})
+#: Bidder name → one-line description (``bidders=`` everywhere).
+BIDDERS = MappingProxyType({
+    "random": "passes with probability pass_prob, else a uniform legal call",
+    "heuristic": "a point count of its own 5 cards per contract against thresholds; doubles, redoubles",
+    "mc": "plays sampled layouts around its 5 cards under each candidate call and bids the best made one",
+})
+
+#: Player name → policy code inside the kernels.
+POLICY_CODES = MappingProxyType({"random": RANDOM, "easy": EASY, "normal": NORMAL, "hard": HARD, "dd": DD,
+                                 "pimc": PIMC})
+#: Bidder name → bidder code inside the kernels.
+BIDDER_CODES = MappingProxyType({"random": RANDOM_BIDDER, "heuristic": HEURISTIC, "mc": MC_BIDDER})
+#: Players that call the double-dummy solver (need its table; much slower per deal).
+SEARCH_PLAYERS = ("dd", "pimc")
+#: Players the ``mc`` bidder may play its layouts with (a searching player would take seconds per call).
+MC_PLAYERS = ("random", "easy", "normal", "hard")
+
+
+def seat_codes(value, registry, what: str) -> tuple[int, int, int, int]:
+    """One name for all seats, or four names (seats 0..3) → four codes from ``registry``
+    (names are case-insensitive); a clear ValueError names a bad value and lists the choices."""
+    names = (value,) * 4 if isinstance(value, str) else tuple(value) if value is not None else ()
+    if len(names) != 4:
+        raise ValueError(f"{what}s must be one name or four names (seats 0..3), got {value!r}; "
+                         f"available {what}s are {sorted(registry)}")
+    codes = []
+    for name in names:
+        if not isinstance(name, str) or name.lower() not in registry:
+            raise ValueError(f"unknown {what} {name!r}: available {what}s are {sorted(registry)}")
+        codes.append(registry[name.lower()])
+    return tuple(codes)
+
+
+def policy_codes(players) -> tuple[int, int, int, int]:
+    """One player name for all seats, or four names (seats 0..3) → four policy codes."""
+    return seat_codes(players, POLICY_CODES, "player")
+
+
+def bidder_codes(bidders) -> tuple[int, int, int, int]:
+    """One bidder name for all seats, or four names (seats 0..3) → four bidder codes."""
+    return seat_codes(bidders, BIDDER_CODES, "bidder")
+
+
+def is_searching(codes) -> bool:
+    """Does a seat of these policy codes play ``dd``/``pimc``?"""
+    search_codes = {POLICY_CODES[name] for name in SEARCH_PLAYERS}
+    return any(int(code) in search_codes for code in codes)

@@ -1,0 +1,201 @@
+"""``simulate``: many deals through the compiled kernels, returned as pandas DataFrames.
+
+The arguments are checked once into a :class:`DealPlan`; :func:`run_deals` plays any range of
+deal ids of a plan (the dataset writers play a plan part by part).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+from .checks import check_bool, check_int, check_threads, numba_threads
+from .frames import call_frame, categorize, deal_columns, join_blocks, play_frame
+from .kernels.batch.rollout import rollout
+from .kernels.core.auction_rules import MAX_CALLS
+from .kernels.core.layouts import D_CALLS, D_DEALER, D_OUTCOME, D_SIZE, P_SIZE
+from .kernels.core.scoring import VOID
+from .options import bidder_params
+from .progress import Progress
+from .registry import bidder_codes, is_searching, policy_codes
+from .rules import Contract, Rules
+from .scoring import check_multiplier
+
+#: Deals per kernel call: bounds the temporary arrays and paces the progress display.
+BLOCK = 1 << 20
+#: The same with a searching player (dd/pimc take milliseconds to seconds per deal) when progress
+#: is shown; otherwise one call: each call waits for its slowest deal (measured: 64-deal calls kept
+#: two threads 173 % busy on dd deals).
+SEARCH_BLOCK = 64
+DEFAULT_WORLDS = 20
+MAX_WORLDS = 100_000
+MAX_DEALS = 2**40
+#: What the kernels get as ``search`` when a seat searches (they only look at its type: ``None``
+#: compiles a kernel without the solver).
+SEARCH_TOKEN = np.zeros(1, dtype=np.int64)
+
+
+@dataclass(frozen=True)
+class DealPlan:
+    """Everything :func:`run_deals` needs, checked: the kernels' arguments for one kind of deal."""
+
+    rules: Rules
+    seed: int
+    contracts: np.ndarray  # contract codes cycled by deal id (ignored when random_contract)
+    random_contract: bool
+    declarer: int  # -1: uniform per deal
+    multiplier: int
+    policies: np.ndarray  # int64[4] policy codes
+    bidders: np.ndarray | None  # int64[4] bidder codes, None without an auction
+    bid_ints: np.ndarray
+    bid_weights: np.ndarray
+    worlds: int
+    plays: bool
+    calls: bool
+
+    @property
+    def searching(self) -> bool:
+        return is_searching(self.policies)
+
+    def search_token(self):
+        return SEARCH_TOKEN if self.searching else None
+
+
+def contract_plan(contract, rules: Rules) -> tuple[np.ndarray, bool]:
+    """``(contracts to cycle, random?)`` from the ``contract=`` argument."""
+    if contract is None or (isinstance(contract, str) and contract.lower() == "random"):
+        return np.zeros(1, dtype=np.int64), True
+    if isinstance(contract, (str, Contract, int, np.integer)):
+        items = [contract]
+    elif isinstance(contract, Iterable) and not isinstance(contract, (bytes, dict)):
+        items = list(contract)
+        if not items:
+            raise ValueError("contract= list is empty")
+    else:
+        raise TypeError(f"contract must be a contract, a list of contracts or 'random', got {contract!r}")
+    return np.array([rules.check_contract(c) for c in items], dtype=np.int64), False
+
+
+def plan_deals(*, rules, contract, declarer, players, bidders, seed, plays, multiplier, worlds, calls,
+               bidder_options) -> DealPlan:
+    """Check ``simulate``'s arguments (a clear error names the first bad one) into a plan."""
+    rules = Rules.coerce(rules)
+    seed = check_int(seed, "seed", 0, 2**64 - 1)
+    auction = bidders is not None
+    if auction and (contract is not None or declarer is not None or multiplier != 1):
+        raise ValueError("with bidders the auction decides contract, declarer and multiplier: "
+                         "leave contract=, declarer= and multiplier= unset")
+    bidder_array = np.array(bidder_codes(bidders), dtype=np.int64) if auction else None
+    bid_ints, bid_weights = bidder_params(rules, bidder_options)
+    calls = check_bool(calls, "calls")
+    if calls and not auction:
+        raise ValueError("calls=True needs bidders= (there is no auction without bidders)")
+    contracts, random_contract = contract_plan(contract, rules)
+    fixed_declarer = -1 if declarer is None else check_int(declarer, "declarer", 0, 3)
+    check_multiplier(multiplier, rules)
+    policies = np.array(policy_codes(players), dtype=np.int64)
+    worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
+    plays = check_bool(plays, "plays")
+    return DealPlan(rules, seed, contracts, random_contract, fixed_declarer, multiplier, policies, bidder_array,
+                    bid_ints, bid_weights, worlds, plays, calls)
+
+
+def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declarer: int | None = None,
+             players="random", bidders=None, seed: int = 0, start: int = 0, threads: int | None = None,
+             plays: bool = False, multiplier: int = 1, progress: bool = False, worlds: int = DEFAULT_WORLDS,
+             calls: bool = False, bidder_options: dict | None = None
+             ) -> pd.DataFrame | tuple[pd.DataFrame, ...]:
+    """Play ``n`` deals (ids ``start .. start+n-1``) and return one row per deal.
+
+    Parameters
+    ----------
+    rules : a :class:`Rules` or preset name (``docs/rules.md``).
+    contract : one contract (``"H"``), a list to cycle by deal id, or ``None``/``"random"``
+        for a uniformly random contract per deal (the rules' playable contracts).
+    declarer : seat 0..3, or ``None`` for a uniformly random declarer per deal.
+    players : one player name for all seats or four (seats 0..3), see :data:`belot_sim.PLAYERS`:
+        ``"random"``, ``"easy"``, ``"normal"``, ``"hard"``, ``"pimc"`` (samples the unseen cards
+        and solves them), ``"dd"`` (perfect information: sees every hand).  The last two are
+        thousands of times slower.  With ``"dd"`` in all four seats and ``plays=False`` a deal is
+        usually one exact minimax solve, with the same row as playing its cards.
+    bidders : ``None`` (contracts from ``contract``/``declarer``/``multiplier``), or one bidder
+        name for all seats or four (:data:`belot_sim.BIDDERS`).  Then every deal starts with an
+        auction on the 5-card hands: contract, declarer and multiplier come from it, a deal where
+        everybody passes is a row with ``outcome="void"`` (no contract, zero points, ``hand0..3``
+        the 5-card hands), and the ``auction`` column holds the calls in order, one letter each:
+        ``P`` pass, ``C D H S N A`` the contracts (``N`` = NT, ``A`` = AT), ``X`` double, ``R``
+        redouble — e.g. ``"HPXPPP"``.
+    bidder_options : tunes the bidders, e.g. ``{"pass_prob": 0.8}``, the heuristic's weights and
+        thresholds, ``mc``'s ``mc_samples`` / ``mc_threshold`` (:data:`belot_sim.options.BIDDER_OPTIONS`).
+    seed, start : deal ``d`` depends only on ``(seed, d)``, so any ``start``/``n`` split and
+        any ``threads`` give identical rows, and different players meet the same cards.
+    threads : Numba threads (default: all).
+    plays : also return the per-card frame (void deals have none).
+    multiplier : 1, 2 (doubled) or 4 (redoubled); classic only 1.
+    progress : print progress to stderr (useful for runs of many millions, or with pimc).
+    worlds : layouts of the unseen cards a ``pimc`` player solves per decision.
+    calls : with bidders, also return the per-call frame.
+
+    Returns the deals frame, or a tuple ``(deals, plays)``, ``(deals, calls)`` or ``(deals, plays,
+    calls)`` as requested.
+
+    * deals: ``deal_id, dealer, contract, declarer, multiplier, hand0..hand3`` (final 8-card
+      masks), ``trick_points0/1`` (cards + last trick, NT doubled), ``declared0/1`` (resolved
+      sequences + carrés), ``belot0/1``, ``valat`` (team with all tricks or -1), ``raw0/1``,
+      ``outcome`` (made/hanging/inside/void), ``score0/1`` (match points), ``hanging`` (points
+      carried out of the deal); ``auction`` with bidders.  Team columns end in 0/1.
+    * plays: ``deal_id, trick (0..7), pos (0..3 within the trick), seat, card`` (card index).
+    * calls: ``deal_id, index (0.. within the auction), seat, call`` (categorical).
+    """
+    plan = plan_deals(rules=rules, contract=contract, declarer=declarer, players=players, bidders=bidders,
+                      seed=seed, plays=plays, multiplier=multiplier, worlds=worlds, calls=calls,
+                      bidder_options=bidder_options)
+    n = check_int(n, "n", 0, MAX_DEALS)
+    start = check_int(start, "start", 0, 2**62 - n)
+    threads = check_threads(threads)
+    progress = check_bool(progress, "progress")
+    block = (SEARCH_BLOCK if progress else max(n, 1)) if plan.searching else BLOCK
+    with numba_threads(threads), Progress(progress, "simulate", n, "deals") as shown:
+        blocks = []
+        for offset in range(0, max(n, 1), block):
+            size = min(block, n - offset)
+            blocks.append(run_deals(plan, start + offset, size))
+            shown.update(offset + size)
+    return _result(join_blocks(blocks, range(len(blocks[0]))))
+
+
+def _result(frames: list[pd.DataFrame]) -> pd.DataFrame | tuple[pd.DataFrame, ...]:
+    return tuple(frames) if len(frames) > 1 else frames[0]
+
+
+def run_deals(plan: DealPlan, start: int, n: int) -> list[pd.DataFrame]:
+    """Deals ``start .. start+n-1`` of ``plan`` in one kernel call: ``[deals]``, plus the plays
+    and calls frames when the plan asks for them (contract and outcome as categoricals)."""
+    rules = plan.rules
+    auction = plan.bidders is not None
+    small = np.empty((D_SIZE, n), dtype=np.int8)
+    hands = np.empty((4, n), dtype=np.uint32)
+    points = np.empty((P_SIZE, n), dtype=np.int16)
+    shape = (n, 32) if plan.plays else (0, 32)
+    play_seat = np.empty(shape, dtype=np.int8)
+    play_card = np.empty(shape, dtype=np.int8)
+    call_codes = np.zeros((n if auction else 0, MAX_CALLS), dtype=np.int8)
+    rollout(np.uint64(plan.seed), start, n, plan.contracts, plan.random_contract, len(rules.contracts),
+            plan.declarer, plan.multiplier, int(rules.is_classic), rules.undertrump == "required",
+            rules.at_overtake_partner, rules.declarations, plan.policies, plan.worlds, plan.plays, plan.bidders,
+            plan.bid_ints, plan.bid_weights, rules.all_no_trumps, small, hands, points, play_seat, play_card,
+            call_codes, plan.search_token())
+    deal_id = np.arange(start, start + n, dtype=np.int64)
+    # copy=False: the columns are fresh arrays owned by this frame; copying them would cost
+    # more than the whole simulation at these sizes.
+    deals = pd.DataFrame(deal_columns(deal_id, small, hands, points, call_codes if auction else None), copy=False)
+    categorize(deals)
+    frames = [deals]
+    if plan.plays:  # a void deal has no play: its rows of the play arrays were never written
+        frames.append(play_frame(deal_id, play_seat, play_card, small[D_OUTCOME] != VOID if auction else None))
+    if plan.calls:
+        frames.append(call_frame(deal_id, call_codes, small[D_CALLS], small[D_DEALER]))
+    return frames

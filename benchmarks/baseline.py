@@ -1,0 +1,42 @@
+"""Load the package as it was at another commit, beside the current one, in the same process.
+
+Changes to the search are timed by solving the same deals with both copies, alternating, and
+checking the values are identical deal by deal (``benchmarks/compare_solver.py``): absolute times
+drift with this machine, a ratio measured in one process much less.
+
+    from baseline import load_baseline
+    old = load_baseline("6f5fb94")      # a module: old.solve(...), old.simulate(...)
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import subprocess
+import sys
+import tarfile
+import tempfile
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def load_baseline(commit: str, name: str = "belot_sim_base"):
+    """Import ``belot_sim`` at ``commit`` under the module name ``name`` (its imports are relative)."""
+    full = subprocess.run(["git", "rev-parse", "--verify", f"{commit}^{{commit}}"], cwd=REPO, capture_output=True,
+                          text=True)
+    if full.returncode != 0:
+        raise ValueError(f"unknown commit {commit!r}: {full.stderr.strip()}")
+    sha = full.stdout.strip()
+    root = Path(tempfile.gettempdir()) / "belot_sim_baselines" / sha[:12]
+    target = root / name
+    if not target.exists():
+        root.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "archive", sha, "belot_sim"], cwd=REPO, capture_output=True, check=True).stdout
+        staging = Path(tempfile.mkdtemp(dir=root))
+        with tarfile.open(fileobj=__import__("io").BytesIO(archive)) as tar:
+            tar.extractall(staging, filter="data")
+        os.replace(staging / "belot_sim", target)
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    return importlib.import_module(name)
