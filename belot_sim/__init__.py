@@ -12,7 +12,8 @@ DealScore(outcome='made', bidding=10, defenders=6, hanging=0)
 from . import _cache  # noqa: F401  (first: sets Numba's cache directory before any kernel exists)
 from .cards import format_card, format_cards, parse_card, parse_cards
 from .errors import IllegalActionError
-from .estimate import BidEstimate, bid_table, estimate_bid, format_bid_table, wilson_interval
+from .estimate import BidEstimate, bid_table, estimate_bid, format_bid_table
+from .stats import wilson_interval
 from .io import simulate_to_parquet
 from .matches import simulate_matches
 from .registry import BIDDERS, PLAYERS
@@ -27,6 +28,7 @@ __version__ = "0.1.0"
 __all__ = [
     "format_card", "format_cards", "parse_card", "parse_cards", "IllegalActionError", "BULGARIAN", "CLASSIC",
     "Contract", "Rules", "DealScore", "MatchProgress", "score_deal", "simulate", "simulate_matches",
-    "simulate_to_parquet", "tournament", "format_tournament", "solve", "solve_moves", "solve_position", "solve_state", "BidEstimate", "bid_table", "estimate_bid", "format_bid_table",
+    "simulate_to_parquet", "tournament", "format_tournament", "solve", "solve_moves", "solve_position",
+    "solve_state", "BidEstimate", "bid_table", "estimate_bid", "format_bid_table",
     "wilson_interval", "PLAYERS", "BIDDERS", "__version__",
 ]

@@ -1,6 +1,6 @@
 """Card encoding, parsing and formatting, and small helpers on card masks.
 
-A card's index is ``suit * 8 + rank`` (RULES.md §1): suits C, D, H, S are 0..3 and
+A card's index is ``suit * 8 + rank`` (docs/rules.md §1): suits C, D, H, S are 0..3 and
 ranks 7, 8, 9, T, J, Q, K, A are 0..7 in *sequence order*, so consecutive ranks of a suit
 are adjacent bits of a mask.  A set of cards is a ``uint32`` mask (a plain Python ``int``
 outside the kernels) with bit ``index`` set.
@@ -88,7 +88,7 @@ def format_card(card: int) -> str:
 def format_cards(mask: int) -> str:
     """Text of a mask: suits from spades down to clubs, ranks upwards within a suit.
 
-    This is the order of DESIGN.md's example (``"JH 9H TS"`` → ``"TS 9H JH"``).
+    This is the order of the example in the README (``"JH 9H TS"`` → ``"TS 9H JH"``).
     """
     mask = validate_mask(mask)
     return " ".join(format_card(c) for s in (3, 2, 1, 0) for c in iter_cards(mask & SUIT_MASKS[s]))

@@ -3,6 +3,7 @@ argument, before any work starts."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 import numba
@@ -36,7 +37,7 @@ def check_probability(value, name: str) -> float:
 
 
 @contextmanager
-def numba_threads(threads: int | None):
+def numba_threads(threads: int | None) -> Iterator[None]:
     """Run the block with ``threads`` Numba threads (None: as set), then restore the setting."""
     previous = numba.get_num_threads()
     if threads is not None:

@@ -2,7 +2,7 @@
 
 Both sample layouts of the cards the bidder cannot see, uniformly among those consistent with
 what is known (its own hand, plus any ``known`` cards of other seats), play every layout out
-with the chosen players and score it fully (declarations, belot, valat, rounding, RULES.md §7/§8).
+with the chosen players and score it fully (declarations, belot, valat, rounding, docs/rules.md §7/§8).
 
 >>> import belot_sim as bs
 >>> est = bs.estimate_bid("JH 9H AH TH KH", "H", samples=200, players="hard", seed=1)
@@ -33,28 +33,13 @@ from .registry import is_searching, policy_codes
 from .rules import Contract, Rules
 from .scoring import check_multiplier
 from .simulation import DEFAULT_WORLDS, MAX_WORLDS, SEARCH_TOKEN
+from .stats import wilson_interval
 
-Z95 = 1.959963984540054
 #: Layouts per kernel call when progress is shown (otherwise one call: each call ends by waiting
 #: for its slowest layout, which cost a dd table a tenth of its two-thread use with 64-layout blocks).
 BLOCK = 1 << 16
 SEARCH_BLOCK = 128
 MAX_SAMPLES = 10**8
-
-
-def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion (95% by default).
-
-    >>> wilson_interval(0, 10)[0], round(wilson_interval(5, 10)[1], 3)
-    (0.0, 0.763)
-    """
-    if n <= 0:
-        return (math.nan, math.nan)
-    p = successes / n
-    denominator = 1 + z * z / n
-    centre = (p + z * z / (2 * n)) / denominator
-    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 @dataclass(frozen=True)

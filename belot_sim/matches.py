@@ -1,4 +1,4 @@
-"""``simulate_matches``: whole matches (RULES.md §9) through the compiled kernels, as DataFrames.
+"""``simulate_matches``: whole matches (docs/rules.md §9) through the compiled kernels, as DataFrames.
 
 Every match is a pure function of ``(seed, match id)`` (see :mod:`belot_sim.kernels.batch.match`):
 its first dealer comes from the match's own random stream, the dealer then rotates, and deal
@@ -39,12 +39,13 @@ DEFAULT_MAX_DEALS = 10_000
 def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="random", bidders="heuristic",
                      seed: int = 0, start: int = 0, threads: int | None = None, worlds: int = DEFAULT_WORLDS,
                      bidder_options: dict | None = None, progress: bool = False,
-                     max_deals: int = DEFAULT_MAX_DEALS, plays: bool = False, calls: bool = False):
+                     max_deals: int = DEFAULT_MAX_DEALS, plays: bool = False, calls: bool = False
+                     ) -> tuple[pd.DataFrame, ...]:
     """Play ``n`` whole matches (ids ``start .. start+n-1``) to the rules' ``match_target``.
 
     Each deal starts with an auction between ``bidders`` on the 5-card hands, as in
     :func:`belot_sim.simulate` with ``bidders=``; a deal where everybody passes is void and
-    only counts.  The match follows RULES.md §9 like :class:`belot_sim.MatchProgress`: hanging
+    only counts.  The match follows docs/rules.md §9 like :class:`belot_sim.MatchProgress`: hanging
     points wait for the next deal that has a winner; a team at or over the target after a
     deal, ahead of the other, wins; bulgarian: no match ends on a valat deal, whose target
     becomes ``max(target, leader + 1)``.

@@ -1,4 +1,4 @@
-"""Rule presets, the contract type, and per-contract rank/point tables (RULES.md §2, §10).
+"""Rule presets, the contract type, and per-contract rank/point tables (docs/rules.md §2, §10).
 
 One engine serves every variant: a :class:`Rules` object is a frozen bag of options that
 the reference engine and the kernels read.  The tables here are numpy arrays indexed by
@@ -74,7 +74,7 @@ _CONTRACT_ALIASES = {
 #: ``TRUMP_MASKS[contract]``: the cards that are trumps (all of them in AT, none in NT).
 TRUMP_MASKS = np.array([*SUIT_MASKS, 0, 0xFFFFFFFF], dtype=np.uint32)
 
-# Ranks are in sequence order 7 8 9 T J Q K A (RULES.md §1).  Strength: higher beats lower
+# Ranks are in sequence order 7 8 9 T J Q K A (docs/rules.md §1).  Strength: higher beats lower
 # within one suit.  Trump order J 9 A T K Q 8 7; plain order A T K Q J 9 8 7.
 TRUMP_STRENGTH_BY_RANK = np.array([0, 1, 6, 4, 7, 2, 3, 5], dtype=np.int8)
 PLAIN_STRENGTH_BY_RANK = np.array([0, 1, 2, 6, 3, 4, 5, 7], dtype=np.int8)
@@ -127,7 +127,7 @@ for _table in (STRENGTH, TRUMP_MASKS, POINTS_BULGARIAN, POINTS_CLASSIC):
 
 @dataclasses.dataclass(frozen=True)
 class Rules:
-    """The rule options of RULES.md §10.  Use a preset and :meth:`replace` what differs.
+    """The rule options of docs/rules.md §10.  Use a preset and :meth:`replace` what differs.
 
     >>> Rules.preset("bulgarian").replace(undertrump="required").undertrump
     'required'

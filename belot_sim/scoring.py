@@ -1,8 +1,8 @@
-"""Deal and match scoring in plain Python (RULES.md §7, §8, §9).
+"""Deal and match scoring in plain Python (docs/rules.md §7, §8, §9).
 
 The kernels mirror these functions; tests check them against the worked examples.
 
-Choices where RULES.md leaves a gap (documented in README "Rule choices"):
+Choices where the rule pages leave a gap (docs/rules.md §12):
 
 * A single total ("ordinary rounding") rounds the tie digit up, like hanging points.  In
   real play it never matters: both teams' raw points add up to a number ending in 2 (suit),
@@ -98,7 +98,7 @@ def score_deal(
 ) -> DealScore:
     """Match points of one deal from the two teams' raw totals.
 
-    Bulgarian (RULES.md §7): raw totals include trick points, declarations, belots and
+    Bulgarian (docs/rules.md §7): raw totals include trick points, declarations, belots and
     valat.  Classic (§8): raw totals include trick points (capot: 252), declarations and
     belote; the keywords ``belot=(bidding, defenders)``, ``declared=(bidding, defenders)``
     and ``capot`` ("bidding", "defenders" or None) give what an inside or litige deal needs.
@@ -160,7 +160,7 @@ def deal_winner(score: DealScore, bidding_team: int) -> int | None:
 
 @dataclass(frozen=True)
 class MatchProgress:
-    """Where a match stands after some deals (RULES.md §9)."""
+    """Where a match stands after some deals (docs/rules.md §9)."""
 
     scores: tuple[int, int] = (0, 0)
     target: int = 151

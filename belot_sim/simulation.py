@@ -60,7 +60,7 @@ class DealPlan:
     def searching(self) -> bool:
         return is_searching(self.policies)
 
-    def search_token(self):
+    def search_token(self) -> np.ndarray | None:
         return SEARCH_TOKEN if self.searching else None
 
 

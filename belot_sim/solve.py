@@ -7,7 +7,7 @@ sides play perfectly (a *perfect-information* analysis: it sees every hand).
 >>> bs.solve_moves(["AS 7C", "7S 8C", "TS 9C", "8S TC"], "NT", leader=0)  # doubled in NT
 {0: 62, 31: 42}
 
-What is counted (RULES.md §2, §6, §7), for team ``team`` from the remaining tricks: card points of
+What is counted (docs/rules.md §2, §6, §7), for team ``team`` from the remaining tricks: card points of
 its tricks (the rules family's table for the contract), +10 for the deal's last trick, all doubled
 in bulgarian NT; +90 valat when the team takes every trick of a whole deal (8 cards each: the
 first trick not started yet, or ``valat=True`` in :func:`solve_position`); in AT +20 for each
@@ -210,7 +210,8 @@ def solve_moves(hands: Sequence, contract: Contract | str, leader: int, team: in
 
 
 def solve_position(hands: Sequence, contract: Contract | str, leader: int, trick: Iterable = (), team: int = 0,
-                   rules: Rules | str = BULGARIAN, *, valat: bool | None = None, moves: bool = False):
+                   rules: Rules | str = BULGARIAN, *, valat: bool | None = None, moves: bool = False
+                   ) -> int | dict[int, int]:
     """:func:`solve` (or :func:`solve_moves` with ``moves=True``) from the middle of a trick.
 
     ``trick``: the cards already on the table, in playing order from ``leader`` (the seat that led
@@ -226,7 +227,7 @@ def solve_position(hands: Sequence, contract: Contract | str, leader: int, trick
     return _run(*_prepare(hands, contract, leader, trick, team, rules, valat), moves=moves)
 
 
-def solve_state(state, team: int | None = None, *, moves: bool = False):
+def solve_state(state, team: int | None = None, *, moves: bool = False) -> int | dict[int, int]:
     """Double-dummy value of a reference :class:`~belot_sim.reference.DealState` from where it is.
 
     ``team`` defaults to the team of the seat to move.  Only what is still to come is counted

@@ -1,4 +1,4 @@
-"""Duplicate tournaments between two players (RULES.md §11 ladder checks).
+"""Duplicate tournaments between two players (docs/rules.md §11 ladder checks).
 
 Every deal is played twice on the same cards, contract and declarer: once with player
 ``a`` in seats 0/2 and ``b`` in seats 1/3, once with the seats swapped, so the luck of the
@@ -8,34 +8,36 @@ two plays.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
 from .rules import CONTRACT_CODES, Rules
-from .simulation import simulate
-
-Z95 = 1.959963984540054
+from .simulation import DEFAULT_WORLDS, simulate
+from .stats import mean_interval
 
 
 def tournament(a: str, b: str, n: int, *, rules: Rules | str = "bulgarian", contract=None,
-               declarer: int | None = None, seed: int = 0, threads: int | None = None,
-               progress: bool = False, worlds: int = 20) -> pd.DataFrame:
-    """Play ``n`` duplicate deals between players ``a`` and ``b``.
+               declarer: int | None = None, bidders=None, seed: int = 0, start: int = 0, threads: int | None = None,
+               progress: bool = False, worlds: int = DEFAULT_WORLDS, bidder_options: dict | None = None
+               ) -> pd.DataFrame:
+    """Play ``n`` duplicate deals (ids ``start .. start+n-1``) between players ``a`` and ``b``.
 
-    Returns one row per contract played plus ``"all"``: ``deals``, ``mean_edge`` (raw points
-    per deal in ``a``'s favour), ``ci_low``/``ci_high`` (95% normal interval of the mean),
-    ``a_better``/``b_better``/``equal`` (fractions of deals).  ``contract``/``declarer``/
-    ``seed``/``worlds`` as in :func:`belot_sim.simulate` (default: a random contract and declarer per deal).
+    ``contract``, ``declarer``, ``bidders``, ``seed``, ``start``, ``threads``, ``progress``,
+    ``worlds``, ``bidder_options`` as in :func:`belot_sim.simulate` (default: a random contract
+    and declarer per deal; with ``bidders`` the auction decides, the same in both plays since it
+    does not depend on the players; void deals count as an edge of 0 in ``all``).
+
+    Returns one row per contract played plus ``"all"`` (index ``contract``), columns: ``deals``,
+    ``mean_edge`` (raw points per deal in ``a``'s favour), ``ci_low``/``ci_high`` (95% normal
+    interval of the mean), ``a_better``/``b_better``/``equal`` (fractions of deals).
     """
-    common = dict(rules=rules, contract=contract, declarer=declarer, seed=seed, threads=threads, progress=progress,
-                  worlds=worlds)
+    common = dict(rules=rules, contract=contract, declarer=declarer, bidders=bidders, seed=seed, start=start,
+                  threads=threads, progress=progress, worlds=worlds, bidder_options=bidder_options)
     first = simulate(n, players=(a, b, a, b), **common)
     second = simulate(n, players=(b, a, b, a), **common)
     edge = ((first["raw0"].to_numpy(np.int64) - first["raw1"].to_numpy(np.int64))
             + (second["raw1"].to_numpy(np.int64) - second["raw0"].to_numpy(np.int64))) / 2.0
-    contracts = first["contract"].astype(str).to_numpy()
+    contracts = first["contract"].astype(object).to_numpy()
     rows = {}
     for code in CONTRACT_CODES:
         chosen = contracts == code
@@ -49,11 +51,8 @@ def tournament(a: str, b: str, n: int, *, rules: Rules | str = "bulgarian", cont
 
 
 def _summary(edge: np.ndarray) -> dict:
-    count = len(edge)
-    mean = float(edge.mean()) if count else math.nan
-    sd = float(edge.std(ddof=1)) if count > 1 else math.nan
-    half = Z95 * sd / math.sqrt(count) if count > 1 else math.nan
-    return {"deals": count, "mean_edge": mean, "ci_low": mean - half, "ci_high": mean + half,
+    mean, low, high = mean_interval(edge)
+    return {"deals": len(edge), "mean_edge": mean, "ci_low": low, "ci_high": high,
             "a_better": float((edge > 0).mean()), "b_better": float((edge < 0).mean()),
             "equal": float((edge == 0).mean())}
 

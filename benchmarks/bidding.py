@@ -19,6 +19,7 @@ import time
 import numba
 
 import belot_sim as bs
+from report import Tee, environment, record
 
 HAND = "JH 9H AH KS 7C"
 
@@ -39,9 +40,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--samples", type=int, default=1000, help="layouts per bid-table contract (default 1000)")
     parser.add_argument("--deals", type=int, default=400_000, help="deals for the heuristic auction run")
     parser.add_argument("--matches", type=int, default=10_000, help="matches for the match run")
+    parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")
     args = parser.parse_args(argv)
+    out = Tee()
+    out(environment())
 
-    print(f"{numba.config.NUMBA_NUM_THREADS} threads, best of {args.repeat}")
+    out(f"{numba.config.NUMBA_NUM_THREADS} threads, best of {args.repeat}")
     rows = []
     n = args.deals
     t = best_seconds(lambda: bs.simulate(n, bidders="heuristic", players="hard", seed=1), args.repeat)
@@ -50,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     t = best_seconds(lambda: bs.simulate(n_mc, bidders="mc", players="hard", seed=1), args.repeat)
     rows.append(("simulate, mc bidders (32 layouts, hard) + hard players", f"{n_mc / t:,.0f} deals/s", "-"))
     for players, target in (("hard", "<= 1 s"), ("dd", "<= 5 s")):
-        t = best_seconds(lambda: bs.bid_table(HAND, samples=args.samples, players=players, seed=1),
+        t = best_seconds(lambda p=players: bs.bid_table(HAND, samples=args.samples, players=p, seed=1),
                          args.repeat if players == "hard" else 1)
         rows.append((f"bid_table {HAND!r}, 6 contracts x {args.samples:,}, {players} play", f"{t:.2f} s", target))
     m = args.matches
@@ -58,9 +62,11 @@ def main(argv: list[str] | None = None) -> int:
     rows.append((f"simulate_matches {m:,} matches to 151, heuristic bidders, random play", f"{t:.2f} s", "< 60 s"))
 
     width = max(len(r[0]) for r in rows)
-    print(f"{'workload':<{width}}  {'measured':>16}  target")
+    out(f"{'workload':<{width}}  {'measured':>16}  target")
     for name, value, target in rows:
-        print(f"{name:<{width}}  {value:>16}  {target}")
+        out(f"{name:<{width}}  {value:>16}  {target}")
+    if args.record:
+        record("benchmarks/bidding.py", out.text)
     return 0
 
 

@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import platform
-import subprocess
 import sys
 import time
 
@@ -25,25 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import belot_sim as bs  # noqa: E402
 from baseline import load_baseline  # noqa: E402
 from solver import CONTRACTS, random_deals  # noqa: E402
-
-
-def cpu_model() -> str:
-    try:
-        with open("/proc/cpuinfo") as f:
-            for line in f:
-                if line.startswith("model name"):
-                    return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or "unknown CPU"
-
-
-def commit_of(ref: str = "HEAD") -> str:
-    done = subprocess.run(["git", "rev-parse", "--short", ref], capture_output=True, text=True,
-                          cwd=os.path.dirname(__file__))
-    dirty = subprocess.run(["git", "status", "--porcelain", "belot_sim"], capture_output=True, text=True,
-                           cwd=os.path.join(os.path.dirname(__file__), "..")).stdout.strip()
-    return done.stdout.strip() + ("+uncommitted" if dirty and ref == "HEAD" else "")
+from report import Tee, environment, record  # noqa: E402
 
 
 def timed(fn, *args):
@@ -58,7 +38,10 @@ def main(argv=None) -> int:
     parser.add_argument("-n", type=int, default=600, help="deals, cycled over the six contracts (default 600)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--moves", action="store_true", help="time solve_moves (every first card) instead of solve")
+    parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")
     args = parser.parse_args(argv)
+    out = Tee()
+    out(environment())
     old = load_baseline(args.base)
     deals = random_deals(args.n, args.seed)
     fn_new = bs.solve_moves if args.moves else bs.solve
@@ -76,15 +59,16 @@ def main(argv=None) -> int:
             raise SystemExit(f"deal {i} differs: {values[0]} (current) != {values[1]} ({args.base}): "
                              f"solve({[hex(h) for h in hands]}, {contract!r}, {leader})")
     what = "solve_moves" if args.moves else "solve"
-    print(f"{what}: current ({commit_of()}) / {args.base}, {args.n} deals (seed {args.seed}), one process, "
-          f"alternating; {cpu_model()}, Python {platform.python_version()}")
-    print(f"{'contract':>8} {'current s':>10} {'base s':>10} {'ratio':>7}")
+    out(f"{what}: current / {args.base}, {args.n} deals (seed {args.seed}), one process, alternating")
+    out(f"{'contract':>8} {'current s':>10} {'base s':>10} {'ratio':>7}")
     for contract, (new, base) in totals.items():
-        print(f"{contract:>8} {new:>10.3f} {base:>10.3f} {new / base:>7.3f}")
+        out(f"{contract:>8} {new:>10.3f} {base:>10.3f} {new / base:>7.3f}")
     new = sum(t[0] for t in totals.values())
     base = sum(t[1] for t in totals.values())
-    print(f"{'all':>8} {new:>10.3f} {base:>10.3f} {new / base:>7.3f}")
-    print("values identical on every deal")
+    out(f"{'all':>8} {new:>10.3f} {base:>10.3f} {new / base:>7.3f}")
+    out("values identical on every deal")
+    if args.record:
+        record("benchmarks/compare_solver.py", out.text)
     return 0
 
 

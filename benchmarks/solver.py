@@ -29,6 +29,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import belot_sim as bs  # noqa: E402
+from report import Tee, environment, record  # noqa: E402
 
 CONTRACTS = ("C", "D", "H", "S", "NT", "AT")
 #: colver's card index -> ours: its suits are S H D C, its ranks 7 8 9 J Q K 10 A.
@@ -105,45 +106,51 @@ def main(argv=None) -> int:
     parser.add_argument("-n", type=int, default=600, help="deals (cycled over the six contracts)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-colver", action="store_true", help="skip the colver comparison")
+    parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")
     args = parser.parse_args(argv)
+    out = Tee()
+    out(environment())
     deals = random_deals(args.n, args.seed)
 
     per_contract, nodes, slowest = bench_solve(deals)
-    print(f"bs.solve, one thread, {args.n} random full deals (team 0, bulgarian rules), milliseconds per deal")
-    print(f"{'contract':>8} {'deals':>6} {'median':>8} {'p99':>8} {'max':>8}")
+    out(f"bs.solve, one thread, {args.n} random full deals (team 0, bulgarian rules), milliseconds per deal")
+    out(f"{'contract':>8} {'deals':>6} {'median':>8} {'p99':>8} {'max':>8}")
     everything = []
     for contract in CONTRACTS:
         ms = per_contract[contract]
         everything += ms
         if ms:
-            print(f"{contract:>8} {len(ms):>6} {statistics.median(ms):>8.2f} {percentile(ms, 99):>8.2f} {max(ms):>8.2f}")
-    print(f"{'all':>8} {len(everything):>6} {statistics.median(everything):>8.2f} {percentile(everything, 99):>8.2f} "
+            out(f"{contract:>8} {len(ms):>6} {statistics.median(ms):>8.2f} {percentile(ms, 99):>8.2f} {max(ms):>8.2f}")
+    out(f"{'all':>8} {len(everything):>6} {statistics.median(everything):>8.2f} {percentile(everything, 99):>8.2f} "
           f"{max(everything):>8.2f}")
-    print(f"search nodes per deal: median {int(statistics.median(nodes)):,}, p99 {int(percentile(nodes, 99)):,}, "
+    out(f"search nodes per deal: median {int(statistics.median(nodes)):,}, p99 {int(percentile(nodes, 99)):,}, "
           f"max {max(nodes):,}")
     ms, (hands, contract, leader, value) = slowest
-    print(f"slowest deal ({ms:.1f} ms, value {value}): bs.solve([{', '.join(hex(h) for h in hands)}], {contract!r}, {leader})")
-    print("   " + " | ".join(bs.format_cards(h) for h in hands))
+    out(f"slowest deal ({ms:.1f} ms, value {value}): "
+        f"bs.solve([{', '.join(hex(h) for h in hands)}], {contract!r}, {leader})")
+    out("   " + " | ".join(bs.format_cards(h) for h in hands))
 
     if args.no_colver:
         return 0
     rows = bench_colver(deals)
     if rows is None:
-        print("\ncolver is not installed (pip install -e \".[compare]\"): no comparison")
+        out("\ncolver is not installed (pip install -e \".[compare]\"): no comparison")
         return 0
     ours = [r[0] for r in rows]
     theirs = [r[1] for r in rows]
     ratios = [t / o for o, t in zip(ours, theirs)]
-    print(f"\nall first cards of a full deal, suit contracts ({len(rows)} deals), milliseconds per deal")
-    print(f"{'system':>28} {'median':>8} {'p99':>8} {'max':>8}")
-    print(f"{'belot_sim solve_moves':>28} {statistics.median(ours):>8.2f} {percentile(ours, 99):>8.2f} {max(ours):>8.2f}")
-    print(f"{'colver Env.solve_scores':>28} {statistics.median(theirs):>8.2f} {percentile(theirs, 99):>8.2f} "
+    out(f"\nall first cards of a full deal, suit contracts ({len(rows)} deals), milliseconds per deal")
+    out(f"{'system':>28} {'median':>8} {'p99':>8} {'max':>8}")
+    out(f"{'belot_sim solve_moves':>28} {statistics.median(ours):>8.2f} {percentile(ours, 99):>8.2f} {max(ours):>8.2f}")
+    out(f"{'colver Env.solve_scores':>28} {statistics.median(theirs):>8.2f} {percentile(theirs, 99):>8.2f} "
           f"{max(theirs):>8.2f}")
-    print(f"speed-up: {statistics.median(theirs) / statistics.median(ours):.1f}x on medians, "
+    out(f"speed-up: {statistics.median(theirs) / statistics.median(ours):.1f}x on medians, "
           f"{sum(theirs) / sum(ours):.1f}x on totals, per-deal median {statistics.median(ratios):.1f}x")
     agree = sum(r[2] for r in rows)
-    print(f"values agree with colver on {agree}/{len(rows)} deals (every first card; classic rules, "
+    out(f"values agree with colver on {agree}/{len(rows)} deals (every first card; classic rules, "
           f"undertrump 'free', card points + 10 for the last trick, 252 for a capot/valat)")
+    if args.record:
+        record("benchmarks/solver.py", out.text)
     return 0
 
 

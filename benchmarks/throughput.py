@@ -21,6 +21,7 @@ import tracemalloc
 import numba
 
 from belot_sim.simulation import simulate
+from report import Tee, environment, record
 
 
 def best_rate(fn, n: int, repeat: int, warm_up: int = 10_000) -> float:
@@ -79,55 +80,61 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--n", type=int, default=2_000_000, help="deals per timed run (default 2,000,000)")
     parser.add_argument("--repeat", type=int, default=3, help="timed runs per configuration (best is kept)")
     parser.add_argument("--no-compile", action="store_true", help="skip the cold/warm compile timing")
+    parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")
     args = parser.parse_args(argv)
+    out = Tee()
+    out(environment())
 
     threads_list = [1, 2] if numba.config.NUMBA_NUM_THREADS >= 2 else [1]
     rows = []
     for contract in ("H", "AT", "NT"):
         for plays in (False, True):
             for threads in threads_list:
-                rate = best_rate(lambda k: simulate(k, contract=contract, threads=threads, plays=plays),
+                rate = best_rate(lambda k, c=contract, t=threads, p=plays: simulate(k, contract=c, threads=t, plays=p),
                                  args.n, args.repeat)
                 rows.append((contract, plays, threads, rate))
-    rate_random = {t: best_rate(lambda k: simulate(k, contract="random", threads=t), args.n, args.repeat)
+    rate_random = {t: best_rate(lambda k, t=t: simulate(k, contract="random", threads=t), args.n, args.repeat)
                    for t in threads_list}
     player_rates = {}
     # "dd plays": the same dd deals with their plays recorded, which plays every card (without
-    # plays, a deal with four dd seats is usually one minimax solve: kernels/dd_deal.py).
+    # plays, a deal with four dd seats is usually one minimax solve: kernels/policies/all_dd.py).
     for label, n in (("easy", args.n), ("normal", args.n // 2), ("hard", args.n // 4), ("dd", 400),
                      ("dd plays", 400), ("pimc", 24)):
         player, plays = label.split()[0], label.endswith("plays")
         for t in threads_list:
             searching = player in ("dd", "pimc")
-            player_rates[label, t] = best_rate(lambda k: simulate(k, players=player, threads=t, plays=plays), n,
-                                               1 if searching else args.repeat, 4 if searching else 10_000)
+            player_rates[label, t] = best_rate(
+                lambda k, p=player, t=t, r=plays: simulate(k, players=p, threads=t, plays=r), n,
+                1 if searching else args.repeat, 4 if searching else 10_000)
 
-    print(f"belot_sim simulate, random play, {args.n:,} deals per run, best of {args.repeat} "
+    out(f"belot_sim simulate, random play, {args.n:,} deals per run, best of {args.repeat} "
           f"(includes the DataFrame), {numba.config.NUMBA_NUM_THREADS} cores available")
-    print(f"{'contract':>8} {'plays':>6} {'threads':>7} {'deals/s':>14}")
+    out(f"{'contract':>8} {'plays':>6} {'threads':>7} {'deals/s':>14}")
     for contract, plays, threads, rate in rows:
-        print(f"{contract:>8} {str(plays):>6} {threads:>7} {rate:>14,.0f}")
+        out(f"{contract:>8} {str(plays):>6} {threads:>7} {rate:>14,.0f}")
     for t, rate in rate_random.items():
-        print(f"{'random':>8} {'False':>6} {t:>7} {rate:>14,.0f}")
-    print("\nstrategic players (all four seats), random contract, DataFrame included "
+        out(f"{'random':>8} {'False':>6} {t:>7} {rate:>14,.0f}")
+    out("\nstrategic players (all four seats), random contract, DataFrame included "
           "(dd: perfect information; pimc: 20 layouts per decision; both timed once)")
-    print(f"{'player':>8} {'threads':>7} {'deals/s':>14}")
+    out(f"{'player':>8} {'threads':>7} {'deals/s':>14}")
     for (label, t), rate in player_rates.items():
-        print(f"{label:>8} {t:>7} {rate:>14,.0f}")
-    print(f"peak memory per 1 M deals: {peak_bytes_per_million(contract='H'):.0f} MB (deals only), "
+        out(f"{label:>8} {t:>7} {rate:>14,.0f}")
+    out(f"peak memory per 1 M deals: {peak_bytes_per_million(contract='H'):.0f} MB (deals only), "
           f"{peak_bytes_per_million(contract='H', plays=True):.0f} MB (with plays); "
           f"process max RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1e3:.0f} MB")
 
     colver = colver_rate(min(args.n, 500_000), args.repeat)
     if colver is None:
-        print("colver not installed (pip install -e '.[compare]'): no side-by-side ratio")
+        out("colver not installed (pip install -e '.[compare]'): no side-by-side ratio")
     else:
         ours = next(rate for c, p, t, rate in rows if c == "H" and not p and t == 1)
-        print(f"colver Env.rollout (suit contract, 1 thread): {colver:,.0f} deals/s; "
+        out(f"colver Env.rollout (suit contract, 1 thread): {colver:,.0f} deals/s; "
               f"belot_sim H 1 thread / colver = {ours / colver:.2f}x")
     if not args.no_compile:
         cold, warm = compile_times()
-        print(f"import + first simulate in a new process: cold (empty cache) {cold:.1f} s, warm {warm:.1f} s")
+        out(f"import + first simulate in a new process: cold (empty cache) {cold:.1f} s, warm {warm:.1f} s")
+    if args.record:
+        record("benchmarks/throughput.py", out.text)
     return 0
 
 

@@ -1,8 +1,14 @@
-"""Shared test helpers."""
+"""Shared fixtures; tests/helpers.py holds the shared helper functions (importable as ``helpers``)."""
 
 from __future__ import annotations
 
+import sys
+from pathlib import Path
+
 import pytest
+
+# With --import-mode=importlib the tests directory is not on sys.path: put it there for ``helpers``.
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 
 @pytest.fixture

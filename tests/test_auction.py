@@ -1,6 +1,6 @@
-"""The auction (RULES.md §4), dealing (§3) and whole deals through ``FullDealState``.
+"""The auction (docs/rules.md §4), dealing (§3) and whole deals through ``FullDealState``.
 
-Expected values are worked out by hand from RULES.md and the pack-to-player mapping
+Expected values are worked out by hand from docs/rules.md and the pack-to-player mapping
 documented in ``belot_sim/reference/dealing.py``:
 
 * order ``j = 0..3`` is seat ``(dealer + 1 + j) % 4``;
@@ -12,13 +12,13 @@ documented in ``belot_sim/reference/dealing.py``:
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
 
 import belot_sim as bs
 from belot_sim import reference as ref
+from helpers import mask, shuffled_pack
 
 
 def auction(dealer=3, rules=bs.BULGARIAN, turned=None, calls=()):
@@ -315,19 +315,6 @@ def test_classic_auction_needs_turned_card():
 # Dealing (§3).
 # --------------------------------------------------------------------------------------
 
-def mask(cards):
-    m = 0
-    for c in cards:
-        m |= 1 << c
-    return m
-
-
-def shuffled(seed):
-    pack = list(range(32))
-    random.Random(seed).shuffle(pack)
-    return pack
-
-
 IDENTITY = list(range(32))
 
 
@@ -338,7 +325,7 @@ def test_first_hands_identity_pack_dealer0():
 
 
 def test_first_hands_shuffled_pack_dealer2():
-    pack = shuffled(7)
+    pack = shuffled_pack(7)
     hands = ref.first_hands(pack, 2)
     # dealer 2: order 0 is seat 3, order 1 seat 0, order 2 seat 1, order 3 seat 2
     assert hands[3] == mask(pack[0:5])
@@ -350,7 +337,7 @@ def test_first_hands_shuffled_pack_dealer2():
 @pytest.mark.parametrize("seed", range(5))
 @pytest.mark.parametrize("dealer", range(4))
 def test_first_hands_are_four_disjoint_five_card_hands(seed, dealer):
-    hands = ref.first_hands(shuffled(seed), dealer)
+    hands = ref.first_hands(shuffled_pack(seed), dealer)
     assert len(hands) == 4
     assert all(bin(h).count("1") == 5 for h in hands)
     union = 0
@@ -372,7 +359,7 @@ def test_complete_hands_bulgarian_identity_pack_dealer0():
 @pytest.mark.parametrize("seed", range(5))
 @pytest.mark.parametrize("dealer", range(4))
 def test_complete_hands_bulgarian_contain_first_hands(seed, dealer):
-    pack = shuffled(seed)
+    pack = shuffled_pack(seed)
     first = ref.first_hands(pack, dealer)
     full = ref.complete_hands(pack, dealer)
     assert all(bin(h).count("1") == 8 for h in full)
@@ -385,7 +372,7 @@ def test_complete_hands_bulgarian_contain_first_hands(seed, dealer):
 
 
 def test_turned_card_is_pack_20():
-    pack = shuffled(3)
+    pack = shuffled_pack(3)
     assert ref.turned_card(pack) == pack[20]
     assert ref.turned_card(IDENTITY) == 20
 
@@ -404,7 +391,7 @@ def test_complete_hands_classic_identity_pack_taker_gets_turned_card():
 @pytest.mark.parametrize("dealer", range(4))
 @pytest.mark.parametrize("taker", range(4))
 def test_complete_hands_classic_properties(seed, dealer, taker):
-    pack = shuffled(seed)
+    pack = shuffled_pack(seed)
     turned = ref.turned_card(pack)
     first = ref.first_hands(pack, dealer)
     full = ref.complete_hands(pack, dealer, classic=True, taker=taker)
@@ -442,7 +429,7 @@ def play_cards_to_end(st):
 
 @pytest.mark.parametrize("dealer", range(4))
 def test_full_deal_all_pass_is_void(dealer):
-    st = ref.FullDealState(shuffled(11), dealer, bs.BULGARIAN)
+    st = ref.FullDealState(shuffled_pack(11), dealer, bs.BULGARIAN)
     assert st.phase == "auction"
     assert st.to_move == (dealer + 1) % 4
     for _ in range(4):
@@ -461,13 +448,13 @@ def test_full_deal_all_pass_is_void(dealer):
 
 
 def test_full_deal_result_not_available_before_the_end():
-    st = ref.FullDealState(shuffled(11), 0, bs.BULGARIAN)
+    st = ref.FullDealState(shuffled_pack(11), 0, bs.BULGARIAN)
     with pytest.raises(bs.IllegalActionError):
         st.result()
 
 
 def test_full_deal_fixed_auction_then_play_bulgarian():
-    pack = shuffled(21)
+    pack = shuffled_pack(21)
     dealer = 3  # seat 0 speaks first
     st = ref.FullDealState(pack, dealer, bs.BULGARIAN)
     assert st.first_hands == tuple(ref.first_hands(pack, dealer))
@@ -508,7 +495,7 @@ def test_full_deal_fixed_auction_then_play_bulgarian():
 
 
 def test_full_deal_fixed_auction_redoubled_all_trumps():
-    pack = shuffled(5)
+    pack = shuffled_pack(5)
     dealer = 0  # seat 1 speaks first
     st = ref.FullDealState(pack, dealer, "bulgarian")
     for c in ["C", "AT", "double", "redouble", "pass", "pass", "pass"]:
@@ -522,7 +509,7 @@ def test_full_deal_fixed_auction_redoubled_all_trumps():
 
 
 def test_full_deal_classic_taker_gets_turned_card():
-    pack = shuffled(9)
+    pack = shuffled_pack(9)
     dealer = 1  # seat 2 speaks first
     st = ref.FullDealState(pack, dealer, bs.CLASSIC)
     turned = pack[20]
@@ -548,7 +535,7 @@ def test_full_deal_classic_taker_gets_turned_card():
 
 
 def test_full_deal_classic_all_pass_is_void():
-    st = ref.FullDealState(shuffled(4), 2, bs.CLASSIC)
+    st = ref.FullDealState(shuffled_pack(4), 2, bs.CLASSIC)
     for _ in range(8):
         assert not st.is_over
         st.play("pass")

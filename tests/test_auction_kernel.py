@@ -23,6 +23,7 @@ from belot_sim.kernels.bidding import auction_loop, choose
 from belot_sim.kernels.core import auction_rules as ka
 from belot_sim.kernels.core import dealing
 from belot_sim.kernels.core import layouts as L
+from helpers import family_of
 
 DEFAULTS = (auction_loop.DEFAULT_INTS, auction_loop.DEFAULT_WEIGHTS)
 
@@ -35,10 +36,6 @@ RULE_SETS = {
     "classic": bs.CLASSIC,
     "classic-all": bs.CLASSIC.replace(all_no_trumps=True),
 }
-
-
-def family_of(rules) -> int:
-    return 1 if rules.is_classic else 0
 
 
 def names(mask: int) -> set[str]:
@@ -190,7 +187,7 @@ def test_run_auction_is_legal_in_the_reference(rule_name, bidder_names):
     hands5 = np.zeros(4, dtype=np.int64)
     final = np.zeros(4, dtype=np.int64)
     contracts = set()
-    for i in range(400):
+    for _ in range(400):
         pack = random_pack(gen)
         dealer = int(gen.integers(4))
         dealing.auction_hands(pack, dealer, hands5)
@@ -224,7 +221,8 @@ def heuristic_first_call(hand_text: str, family: int = 0, turned: int = -1) -> i
     state = new_state()
     ka.auction_start(state, 3, family, turned >> 3 if turned >= 0 else -1)
     legal = ka.legal_calls(state, 0, family, family == 0, turned >> 3 if turned >= 0 else -1)
-    return choose.choose_call(choose.HEURISTIC, legal, np.uint64(0), bs.parse_cards(hand_text), 0, state, family, turned, *DEFAULTS)
+    return choose.choose_call(choose.HEURISTIC, legal, np.uint64(0), bs.parse_cards(hand_text), 0, state, family,
+                              turned, *DEFAULTS)
 
 
 def test_heuristic_opens_strong_hearts():
@@ -257,10 +255,12 @@ def test_heuristic_doubles_when_holding_their_trumps_and_redoubles_when_strong()
     ka.apply_call(state, ka.DOUBLE, 0, True, -1)  # seat 1 doubles
     legal = ka.legal_calls(state, 2, 0, True, -1)
     assert names(legal) >= {"redouble"}
-    weak = choose.choose_call(choose.HEURISTIC, legal, np.uint64(0), bs.parse_cards("7D 8D 7H 8H 7S"), 2, state, 0, -1, *DEFAULTS)
+    weak = choose.choose_call(choose.HEURISTIC, legal, np.uint64(0), bs.parse_cards("7D 8D 7H 8H 7S"), 2, state, 0,
+                              -1, *DEFAULTS)
     assert weak == ka.PASS
     # Partner holds strong clubs too (impossible with the hand above, but the bidder only sees its own cards).
-    strong = choose.choose_call(choose.HEURISTIC, legal, np.uint64(0), bs.parse_cards("JC 9C AC TC AS"), 2, state, 0, -1, *DEFAULTS)
+    strong = choose.choose_call(choose.HEURISTIC, legal, np.uint64(0), bs.parse_cards("JC 9C AC TC AS"), 2, state,
+                                0, -1, *DEFAULTS)
     assert strong == ka.REDOUBLE
 
 

@@ -17,7 +17,8 @@ import pytest
 import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.kernels.core.dealing import deal_pack
-from belot_sim.frames import CALL_LETTERS, DEAL_COLUMNS
+from belot_sim.frames import CALL_LETTERS
+from helpers import as_reference_row, grouped
 
 CALL_NAMES = ("pass", "C", "D", "H", "S", "NT", "AT", "double", "redouble")
 LETTER = dict(zip(CALL_NAMES, CALL_LETTERS))
@@ -32,22 +33,6 @@ CASES = [
     (bs.CLASSIC.replace(all_no_trumps=True), "random", "random", 150),
     (bs.CLASSIC.replace(all_no_trumps=True), ("random", "heuristic", "heuristic", "random"), "random", 150),
 ]
-
-
-def grouped(frame: pd.DataFrame, columns) -> dict[int, list[tuple]]:
-    """``deal_id`` → the rows' ``columns`` as tuples of Python values, in order."""
-    ids = frame["deal_id"].to_numpy()
-    values = [frame[c].astype(str if c == "call" else np.int64).to_numpy().tolist() for c in columns]
-    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
-    ends = np.r_[starts[1:], len(ids)]
-    return {int(ids[a]): list(zip(*(v[a:b] for v in values))) for a, b in zip(starts, ends)}
-
-
-def as_reference_row(row: dict) -> dict:
-    out = {k: row[k] for k in DEAL_COLUMNS if k != "deal_id"}
-    out["contract"] = None if pd.isna(out["contract"]) else str(out["contract"])
-    out["outcome"] = str(out["outcome"])
-    return {k: (v if isinstance(v, str) or v is None else int(v)) for k, v in out.items()}
 
 
 @pytest.mark.parametrize("rules, bidders, players, n", CASES,

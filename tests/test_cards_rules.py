@@ -1,5 +1,5 @@
 """Card encoding, parsing/formatting, mask helpers, Rules presets, Contract, and the
-rank/point tables — checked against RULES.md §1, §2, §10 and DESIGN.md "Conventions"."""
+rank/point tables — checked against docs/rules.md §1, §2, §10 and the conventions of the README."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ RANKS = "789TJQKA"  # sequence order, index 0..7
 FULL = (1 << 32) - 1
 
 # ---------------------------------------------------------------------------------------
-# Card encoding (RULES.md §1: index = suit * 8 + rank)
+# Card encoding (docs/rules.md §1: index = suit * 8 + rank)
 # ---------------------------------------------------------------------------------------
 
 
@@ -290,7 +290,7 @@ def test_to_mask_accepts_masks_text_and_iterables():
 
 
 # ---------------------------------------------------------------------------------------
-# Rules presets and options (RULES.md §10)
+# Rules presets and options (docs/rules.md §10)
 # ---------------------------------------------------------------------------------------
 
 
@@ -442,10 +442,10 @@ def test_contract_coerce():
 
 
 # ---------------------------------------------------------------------------------------
-# Point tables (RULES.md §2)
+# Point tables (docs/rules.md §2)
 # ---------------------------------------------------------------------------------------
 
-# Written out from RULES.md §2, in sequence order 7 8 9 T J Q K A.
+# Written out from docs/rules.md §2, in sequence order 7 8 9 T J Q K A.
 TRUMP_POINTS = [0, 0, 14, 10, 20, 3, 4, 11]
 PLAIN_POINTS = [0, 0, 0, 10, 2, 3, 4, 11]
 CLASSIC_AT_POINTS = [0, 0, 9, 5, 13, 2, 3, 6]
@@ -515,7 +515,7 @@ def test_declarations_allowed():
 
 
 # ---------------------------------------------------------------------------------------
-# Strength orders (RULES.md §2)
+# Strength orders (docs/rules.md §2)
 # ---------------------------------------------------------------------------------------
 
 TRUMP_ORDER = "J9ATKQ87"  # high → low

@@ -1,8 +1,8 @@
-"""Declarations (tierce, quarte, quint, carrés) and belots of RULES.md §6.
+"""Declarations (tierce, quarte, quint, carrés) and belots of docs/rules.md §6.
 
 Checked through ``ref.find_declarations`` / ``ref.resolve_declarations`` and through whole
 deals played card by card with the step API (``DealState.result().declared`` / ``.belot``).
-Expected values are worked out by hand from RULES.md:
+Expected values are worked out by hand from docs/rules.md:
 
     sequence order 7 8 9 T J Q K A; tierce 20, quarte 50, 5..8 cards one quint 100
     carrés J 200, 9 150, A/T/K/Q 100, 7s and 8s nothing; carré order J > 9 > A > T > K > Q
@@ -14,18 +14,14 @@ import pytest
 
 import belot_sim as bs
 from belot_sim import reference as ref
+from helpers import check_fixture, mask
 
-FULL_DECK = (1 << 32) - 1
 BULGARIAN = bs.BULGARIAN
 CLASSIC_DECL = bs.CLASSIC.replace(declarations=True)
 CLASSIC_DECL_AT = bs.CLASSIC.replace(declarations=True, all_no_trumps=True)
 
 
 # --- helpers -------------------------------------------------------------------------------
-
-
-def mask(text: str) -> int:
-    return bs.parse_cards(text)
 
 
 def found(text: str) -> set[tuple[str, int, int]]:
@@ -51,20 +47,10 @@ def resolve(hands, contract, rules=BULGARIAN) -> tuple[int, int]:
     return tuple(ref.resolve_declarations(per_seat, bs.Contract.from_str(contract), rules))
 
 
-def _check_fixture(hands) -> None:
-    masks = [mask(h) for h in hands]
-    assert [m.bit_count() for m in masks] == [8, 8, 8, 8], hands
-    union = 0
-    for m in masks:
-        assert union & m == 0, hands
-        union |= m
-    assert union == FULL_DECK, hands
-
-
 def play_deal(hands, contract, *, opening: str = "", dealer: int = 3, rules=BULGARIAN):
     """Play a whole deal: the ``opening`` cards in order (each must be legal), then the
     lowest legal card for every remaining play.  Returns the finished DealState."""
-    _check_fixture(hands)
+    check_fixture(hands)
     st = ref.DealState.from_hands(list(hands), contract=contract, declarer=0, dealer=dealer, rules=rules)
     for card in opening.split():
         st.play(card)
@@ -285,7 +271,7 @@ def test_classic_winner_scores_all_its_declarations():
 
 
 def test_classic_trump_tiebreak_with_contract_text():
-    # DESIGN.md: wherever a contract is taken, a Contract or its string works.
+    # Wherever a contract is taken, a Contract or its string works.
     per_seat = [ref.find_declarations(mask(h)) for h in ["9S TS JS", "9H TH JH", "", ""]]
     assert tuple(ref.resolve_declarations(per_seat, "H", CLASSIC_DECL)) == (0, 20)
 
@@ -428,6 +414,6 @@ def test_deal_all_trumps_belot_lost_when_king_discarded_first():
 
 
 def test_deal_belot_counts_in_raw_points():
-    # The 20 of a belot is part of the team's raw total (RULES.md §7 step 1).
+    # The 20 of a belot is part of the team's raw total (docs/rules.md §7 step 1).
     kept = play_deal(DEAL_S, "AT", opening="KS", dealer=0).result()
     assert kept.raw[1] == kept.trick_points[1] + kept.declared[1] + 20 + (90 if kept.valat == 1 else 0)

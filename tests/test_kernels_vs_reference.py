@@ -18,60 +18,9 @@ from belot_sim import reference as ref
 from belot_sim.kernels.batch import perft as kperft
 from belot_sim.kernels.core import bits
 from belot_sim.kernels.core import declarations as kdecl
-from belot_sim.kernels.core import play as kplay
 from belot_sim.kernels.core import scoring as kscore
 from belot_sim.simulation import simulate
-
-RULE_SETS = {
-    "bulgarian": bs.BULGARIAN,
-    "bulgarian-strict": bs.BULGARIAN.replace(undertrump="required", at_overtake_partner=False),
-    "bulgarian-no-declarations": bs.BULGARIAN.replace(declarations=False),
-    "classic": bs.CLASSIC,
-    "classic-all": bs.CLASSIC.replace(all_no_trumps=True, declarations=True, undertrump="required"),
-}
-
-
-def kernel_legal(state: ref.DealState) -> int:
-    """The kernel's legal mask for the reference state's seat to move."""
-    seat = state.to_move
-    contract = int(state.contract)
-    if not state.trick:
-        led, winning, partner = -1, 0, False
-    else:
-        cards = np.array([c for _, c in state.trick], dtype=np.int64)
-        pos = kplay.trick_winner(cards, contract)
-        winning = int(cards[pos])
-        partner = state.trick[pos][0] % 2 == seat % 2
-        led = int(cards[0]) >> 3
-    return int(kplay.legal_mask(state.hands[seat], led, winning, partner, contract,
-                                state.rules.undertrump == "required", state.rules.at_overtake_partner))
-
-
-def replay_and_compare(deals, plays, rules, check_steps: bool) -> int:
-    """Replay each kernel deal in the reference; assert equality; return deals checked."""
-    cards = plays["card"].to_numpy().reshape(-1, 32)
-    seats = plays["seat"].to_numpy().reshape(-1, 32)
-    columns = [c for c in deals.columns if c != "deal_id"]
-    for i, row in enumerate(deals[columns].itertuples(index=False, name=None)):
-        got = dict(zip(columns, row))
-        hands = [got[f"hand{s}"] for s in range(4)]
-        state = ref.DealState.from_hands(hands, contract=str(got["contract"]), declarer=got["declarer"],
-                                         dealer=got["dealer"], multiplier=got["multiplier"], rules=rules)
-        for k in range(32):
-            assert state.to_move == seats[i, k]
-            if check_steps:
-                assert kernel_legal(state) == state.legal_mask(), (i, k)
-                if len(state.trick) == 3:
-                    trick = [c for _, c in state.trick] + [int(cards[i, k])]
-                    assert kplay.trick_winner(np.array(trick, dtype=np.int64), int(state.contract)) == \
-                        ref.trick_winner(trick, state.contract)
-            state.play(int(cards[i, k]))
-        expected = state.result().as_row()
-        got["contract"] = str(got["contract"])
-        got["outcome"] = str(got["outcome"])
-        assert {k: int(v) if k not in ("contract", "outcome") else v for k, v in got.items()} == expected, i
-    return len(deals)
-
+from helpers import RULE_SETS, replay_and_compare
 
 @pytest.mark.parametrize("name", sorted(RULE_SETS))
 def test_random_deals_replay_identically(name):

@@ -1,6 +1,6 @@
-"""Match progress (RULES.md §7 step 5 and §9): hanging points, the valat rule, targets.
+"""Match progress (docs/rules.md §7 step 5 and §9): hanging points, the valat rule, targets.
 
-Expected values are worked out by hand from RULES.md, never by calling the code under test.
+Expected values are worked out by hand from docs/rules.md, never by calling the code under test.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from belot_sim import reference as ref
 
 DS = bs.DealScore
 
-# Deal scores taken from the RULES.md §7 worked examples (bidding / defenders terms).
+# Deal scores taken from the docs/rules.md §7 worked examples (bidding / defenders terms).
 MADE_10_6 = DS("made", 10, 6, 0)          # H 106-56
 INSIDE_16 = DS("inside", 0, 16, 0)        # H 56-106
 HANG_8_8 = DS("hanging", 0, 8, 8)         # H 81-81
@@ -368,11 +368,11 @@ def test_match_state_plays_a_fixed_deal():
 # --------------------------------------------------------------------------------------
 
 def replay(results, rules):
-    """Re-derive the match deal by deal from the recorded results, following RULES.md.
+    """Re-derive the match deal by deal from the recorded results, following docs/rules.md.
 
     Returns (list of (scores, target, over) after each deal, final carried, ambiguous),
     where ``ambiguous`` is True when some carried points met a deal whose two teams
-    scored equal match points (RULES.md does not say who wins such a deal).
+    scored equal match points (docs/rules.md does not say who wins such a deal).
     """
     classic = rules.is_classic
     target = rules.match_target

@@ -12,11 +12,8 @@
 from __future__ import annotations
 
 import random
-import sys
-from pathlib import Path
 
 import numpy as np
-import pandas as pd
 import pytest
 
 import belot_sim as bs
@@ -26,9 +23,8 @@ from belot_sim.kernels.core.dealing import deal_pack
 from belot_sim.kernels.batch.match import DEAL_ID_STRIDE, first_dealer, match_after_deal
 from belot_sim.kernels.core.scoring import OUTCOME_NAMES
 from belot_sim.frames import DEAL_COLUMNS
+from helpers import as_reference_row, assert_same_frames, grouped
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_auctions_in_simulate import as_reference_row, grouped  # noqa: E402
 
 CLASSIC_501 = bs.CLASSIC.replace(match_target=501)
 CLASSIC_501_ALL = bs.CLASSIC.replace(match_target=501, all_no_trumps=True)
@@ -216,36 +212,12 @@ def test_match_step_agrees_with_match_progress(rules):
 # Determinism, retries, long matches, bad arguments.
 # --------------------------------------------------------------------------------------
 
-def assert_same(a, b):
-    assert len(a) == len(b)
-    for x, y in zip(a, b):
-        pd.testing.assert_frame_equal(x, y)
-
-
-def test_threads_and_start_do_not_change_results():
-    one = bs.simulate_matches(400, seed=4, threads=1, plays=True, calls=True)
-    two = bs.simulate_matches(400, seed=4, threads=2, plays=True, calls=True)
-    assert_same(one, two)
-    matches, deals = one[:2]
-    tail = bs.simulate_matches(150, seed=4, start=250)
-    assert_same(tail, (matches.iloc[250:].reset_index(drop=True),
-                       deals[deals["match_id"] >= 250].reset_index(drop=True)))
-    other = bs.simulate_matches(50, seed=5)[0]
-    assert not other.equals(matches.head(50))
-
-
-def test_slow_players_threads_do_not_change_results():
-    kwargs = dict(players=("dd", "random", "random", "random"), bidders=("heuristic", "mc", "random", "heuristic"),
-                  seed=9, plays=True, calls=True)
-    assert_same(bs.simulate_matches(3, threads=1, **kwargs), bs.simulate_matches(3, threads=2, **kwargs))
-
-
 def test_small_blocks_and_replays_give_identical_results(monkeypatch):
     """Matches that outgrow their first deal slots are played again: nothing changes."""
     expected = bs.simulate_matches(120, seed=6, plays=True, calls=True, rules=CLASSIC_501)
     monkeypatch.setattr(matches_module, "FIRST_CAP", 2)
     monkeypatch.setattr(matches_module, "BLOCK_SLOTS", 64)
-    assert_same(bs.simulate_matches(120, seed=6, plays=True, calls=True, rules=CLASSIC_501), expected)
+    assert_same_frames(bs.simulate_matches(120, seed=6, plays=True, calls=True, rules=CLASSIC_501), expected)
 
 
 def test_long_matches_and_max_deals():

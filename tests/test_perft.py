@@ -14,6 +14,7 @@ import pytest
 
 import belot_sim as bs
 from belot_sim import reference as ref
+from helpers import random_hands
 
 
 def brute_counts(hands, kwargs, prefix, max_depth):
@@ -34,12 +35,6 @@ def brute_counts(hands, kwargs, prefix, max_depth):
         for d in range(1, max_depth + 1):
             counts[d] += sub[d - 1]
     return counts
-
-
-def random_hands(seed: int) -> list[int]:
-    pack = list(range(32))
-    random.Random(seed).shuffle(pack)
-    return [sum(1 << c for c in pack[8 * s:8 * s + 8]) for s in range(4)]
 
 
 def snapshot(state):
@@ -91,7 +86,7 @@ FAST_MAX_DEPTH = 7  # deeper pinned counts run under -m slow
 
 
 def pinned_cases(fast: bool):
-    for name, (hands, kwargs, counts) in PINNED.items():
+    for name, (_hands, _kwargs, counts) in PINNED.items():
         for depth, count in enumerate(counts, start=1):
             if (depth <= FAST_MAX_DEPTH) == fast:
                 yield pytest.param(name, depth, count, id=f"{name}-d{depth}")
@@ -113,7 +108,7 @@ def test_pinned_perft_deep(name, depth, count):
 
 
 def test_pinned_deals_are_valid_and_options_matter():
-    for name, (hands, kwargs, counts) in PINNED.items():
+    for name, (hands, _kwargs, counts) in PINNED.items():
         masks = [bs.parse_cards(h) for h in hands]
         assert sum(bin(m).count("1") for m in masks) == 32 and sum(masks) == (1 << 32) - 1, name
         assert counts[0] == 8  # the leader may lead any card

@@ -1,9 +1,9 @@
-"""Legal moves and trick winners of RULES.md §5, each as a hand-built position.
+"""Legal moves and trick winners of docs/rules.md §5, each as a hand-built position.
 
 Every position uses the public step API of the reference engine
 (``ref.DealState.from_hands`` → ``play`` → ``legal_actions``).  Seats 0..3 play in
 order; with ``dealer=3`` seat 0 leads the first trick.  Expected legal sets and winners
-are worked out by hand from RULES.md §2 (card orders) and §5 (play rules):
+are worked out by hand from docs/rules.md §2 (card orders) and §5 (play rules):
 
     trump order  J 9 A T K Q 8 7
     plain order  A T K Q J 9 8 7
@@ -15,8 +15,8 @@ import pytest
 
 import belot_sim as bs
 from belot_sim import reference as ref
+from helpers import cards, position
 
-FULL_DECK = (1 << 32) - 1
 BULGARIAN = bs.BULGARIAN
 REQUIRED = bs.BULGARIAN.replace(undertrump="required")
 NO_AT_OVERTAKE = bs.BULGARIAN.replace(at_overtake_partner=False)
@@ -27,36 +27,12 @@ BOTH_AT_RULES = pytest.mark.parametrize("rules", [BULGARIAN, NO_AT_OVERTAKE], id
 # --- helpers ---------------------------------------------------------------------------
 
 
-def _check_fixture(hands) -> None:
-    """Sanity of a hand-written position (a test-writing aid, not a check of the library)."""
-    masks = [bs.parse_cards(h) for h in hands]
-    assert [m.bit_count() for m in masks] == [8, 8, 8, 8], hands
-    union = 0
-    for m in masks:
-        assert union & m == 0, hands
-        union |= m
-    assert union == FULL_DECK, hands
-
-
-def position(hands, contract, played: str = "", *, dealer: int = 3, rules=BULGARIAN) -> ref.DealState:
-    """A deal in ``contract`` after the cards ``played`` (texts, in playing order)."""
-    _check_fixture(hands)
-    st = ref.DealState.from_hands(list(hands), contract=contract, declarer=0, dealer=dealer, rules=rules)
-    for card in played.split():
-        st.play(card)
-    return st
-
-
 def legal(st: ref.DealState) -> set[str]:
     return {bs.format_card(c) for c in st.legal_actions()}
 
 
 def cardset(text: str) -> set[str]:
     return set(text.split())
-
-
-def cards(text: str) -> list[int]:
-    return [bs.parse_card(t) for t in text.split()]
 
 
 # --- positions ---------------------------------------------------------------------------
@@ -405,7 +381,7 @@ def test_trick_winner(contract, trick, winner):
 
 
 def test_trick_winner_accepts_contract_text():
-    # DESIGN.md: wherever a contract is taken, a Contract or its string works.
+    # Wherever a contract is taken, a Contract or its string works.
     assert ref.trick_winner(cards("KC 7H AC TC"), "H") == 1
 
 

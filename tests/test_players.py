@@ -1,4 +1,4 @@
-"""The card-play policies ``random``/``easy``/``normal``/``hard`` (RULES.md §5, §11).
+"""The card-play policies ``random``/``easy``/``normal``/``hard`` (docs/rules.md §5, §11).
 
 * legality: every card the policies play in ``simulate`` is legal in the reference engine,
   and the rows it produces are identical to the reference's;
@@ -18,28 +18,22 @@ from __future__ import annotations
 
 import inspect
 import random
-import sys
-from pathlib import Path
 
-import numba
 import numpy as np
 import pandas as pd
 import pytest
 
 import belot_sim as bs
 from belot_sim import reference as ref
-from belot_sim.cards import format_card, iter_cards, parse_card, parse_cards
-from belot_sim.kernels.core.tables import POINTS
+from belot_sim.cards import format_card, iter_cards, parse_card
 from belot_sim.registry import POLICY_CODES, policy_codes
 from belot_sim.kernels.core import layouts as L
-from belot_sim.kernels.policies import view as V
 from belot_sim.kernels.policies.dispatch import choose_card
 from belot_sim.rules import STRENGTH, TRUMP_MASKS
 from belot_sim.simulation import simulate
 from belot_sim.tournament import tournament
+from helpers import replay_and_compare, family_of, fresh_view, mask, play_card, random_deal
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_kernels_vs_reference import replay_and_compare  # noqa: E402
 
 STRATEGIC = ("easy", "normal", "hard")
 PLAYER_SETS = {"easy": "easy", "normal": "normal", "hard": "hard", "mixed": ("hard", "random", "normal", "easy")}
@@ -55,30 +49,6 @@ VIEW_RULES = [family.replace(undertrump=u, at_overtake_partner=o)
 
 
 # --- helpers ------------------------------------------------------------------------------
-
-def family_of(rules) -> int:
-    return 1 if rules.is_classic else 0
-
-
-def fresh_view(state: ref.DealState) -> np.ndarray:
-    """A view started for ``state``'s deal (no card played yet)."""
-    view = V.new_view()
-    rules = state.rules
-    V.start_view(view, int(state.contract), state.declarer, (state.dealer + 1) % 4,
-                 rules.undertrump == "required", rules.at_overtake_partner)
-    return view
-
-
-def play_card(state: ref.DealState, view: np.ndarray, card: int) -> bool:
-    """Play ``card`` in the reference state and record it in the view; True when a trick ended."""
-    seat = state.to_move
-    state.play(card)
-    points = POINTS[family_of(state.rules), int(state.contract), card]
-    done = bool(V.record_card(view, seat, card, points))
-    if done:
-        V.next_trick(view)
-    return done
-
 
 def position(hands, contract, declarer, plays=(), dealer=3, rules=bs.BULGARIAN):
     """A reference state after ``plays`` (card texts) and the matching public view."""
@@ -99,24 +69,12 @@ def choose(policy: str, state: ref.DealState, view: np.ndarray, r32: int = 0) ->
 
 
 def power(card: int, contract: int) -> int:
-    """RULES.md §11 / tactics.py: strength within the suit, plus 8 for a trump."""
+    """docs/rules.md §11 / tactics.py: strength within the suit, plus 8 for a trump."""
     return int(STRENGTH[contract, card]) + (8 if int(TRUMP_MASKS[contract]) >> card & 1 else 0)
 
 
 def weakest_key(card: int, contract: int, rules) -> tuple[int, int]:
     return power(card, contract), int(rules.card_points(contract)[card])
-
-
-def random_deal(rng: random.Random, contract, rules, declarer=None) -> ref.DealState:
-    pack = list(range(32))
-    rng.shuffle(pack)
-    hands = [sum(1 << c for c in pack[8 * s:8 * s + 8]) for s in range(4)]
-    return ref.DealState.from_hands(hands, contract=contract, rules=rules, dealer=rng.randrange(4),
-                                    declarer=rng.randrange(4) if declarer is None else declarer)
-
-
-def cards(text: str) -> int:
-    return parse_cards(text)
 
 
 # --- 1. legality --------------------------------------------------------------------------
@@ -237,12 +195,12 @@ def test_view_exclusions_on_a_hand_built_trick():
     hands = ["AS 7S 8S 9S 7C 8C 9C TC", "AC KC QC JC 7D 8D 9D TD",
              "KS QS JS TS JD QD KD AD", "7H 8H 9H TH JH QH KH AH"]
     state, view = position(hands, "H", declarer=0, plays=["7S", "AC"])
-    assert view[L.V_EXCLUDED + 1] == cards("7S 8S 9S TS JS QS KS AS") | TRUMP_MASKS[2]
+    assert view[L.V_EXCLUDED + 1] == mask("7S 8S 9S TS JS QS KS AS") | TRUMP_MASKS[2]
     assert view[L.V_EXCLUDED + 0] == view[L.V_EXCLUDED + 2] == view[L.V_EXCLUDED + 3] == 0
     play_card(state, view, parse_card("KS"))  # seat 2 follows: nothing inferred in a plain suit
     assert view[L.V_EXCLUDED + 2] == 0
     play_card(state, view, parse_card("7H"))  # seat 3 trumps: void in spades only
-    assert view[L.V_EXCLUDED + 3] == cards("7S 8S 9S TS JS QS KS AS")
+    assert view[L.V_EXCLUDED + 3] == mask("7S 8S 9S TS JS QS KS AS")
     assert (view[L.V_TRICK], view[L.V_LEADER], view[L.V_POS]) == (1, 3, 0)
 
 
@@ -325,17 +283,6 @@ def test_same_seed_same_deals_and_plays():
     pd.testing.assert_frame_equal(first[0], same)
 
 
-@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs two Numba threads")
-def test_threads_and_ranges_do_not_change_results():
-    players = ("hard", "normal", "easy", "random")
-    one = simulate(1500, players=players, seed=21, threads=1, plays=True)  # three chunks of 512
-    two = simulate(1500, players=players, seed=21, threads=2, plays=True)
-    pd.testing.assert_frame_equal(one[0], two[0])
-    pd.testing.assert_frame_equal(one[1], two[1])
-    tail = simulate(700, players=players, seed=21, start=800)
-    pd.testing.assert_frame_equal(one[0].iloc[800:].reset_index(drop=True), tail)
-
-
 def test_players_change_plays_but_not_the_cards():
     a = simulate(200, players="hard", seed=3)
     b = simulate(200, players="easy", seed=3)
@@ -367,7 +314,7 @@ def test_easy_plays_the_weakest_legal_card():
     hands = ["7S 8S 9S TS JS QS KS AS", "7D 8D 9D TD JD QD KD AD",
              "AC KC QC JC TC 9C 8C 7C", "7H 8H 9H TH JH QH KH AH"]
     state, view = position(hands, "D", declarer=0, plays=["7S"])
-    assert state.legal_mask() == cards("7D 8D 9D TD JD QD KD AD")
+    assert state.legal_mask() == mask("7D 8D 9D TD JD QD KD AD")
     assert choose("easy", state, view) == parse_card("7D")
     # All trumps: every card is a trump, so the lowest in trump order (no 7 here: the 8).
     state, view = position(["QS 9C JC 8H AD TD KD JD", "7C 8C TC QC KC AC 7S 8S",
@@ -401,7 +348,7 @@ def test_ducks_with_the_cheapest_card_when_it_cannot_win(policy):
     hands = ["AS 7C 8C 9C TC JC QC KC", "8S AC 7D 8D 9D TD JD QD",
              "9S KD AD 7H 8H 9H TH QH", "7S QS KS TS JH JS KH AH"]
     state, view = position(hands, "H", declarer=0, plays=["AS", "8S", "9S"])
-    assert state.legal_mask() == cards("7S QS KS TS JS")
+    assert state.legal_mask() == mask("7S QS KS TS JS")
     assert choose(policy, state, view) == parse_card("7S")
 
 

@@ -3,7 +3,7 @@
 Every example draws a deal (a ``random.Random(seed)`` shuffle of the 32 cards), a
 contract, a rule preset/options, the declarer/dealer/multiplier and a play seed, then
 plays the deal to the end with uniformly random legal cards and checks the invariants of
-RULES.md §1, §2, §5, §6, §7 and §8.
+docs/rules.md §1, §2, §5, §6, §7 and §8.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ from hypothesis import strategies as st
 import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.rules import Contract
+from helpers import random_hands
 
 CLASSIC_ALL = bs.CLASSIC.replace(all_no_trumps=True)  # so classic AT/NT exist
 CONTRACTS = ["C", "D", "H", "S", "NT", "AT"]
 
-# --- an independent oracle written from RULES.md §2/§5 (not from belot_sim.rules) -------
+# --- an independent oracle written from docs/rules.md §2/§5 (not from belot_sim.rules) -------
 RANKS = "789TJQKA"
 _TRUMP_HIGH_TO_LOW = "J9ATKQ87"
 _PLAIN_HIGH_TO_LOW = "ATKQJ987"
@@ -40,7 +41,7 @@ def _is_trump(card: int, contract: str) -> bool:
 
 
 def oracle_winner(trick: list[int], contract: str) -> int:
-    """Position of the winning card of a full trick (RULES.md §5 "Trick winner")."""
+    """Position of the winning card of a full trick (docs/rules.md §5 "Trick winner")."""
     trumps = [i for i, c in enumerate(trick) if contract in "CDHS" and _is_trump(c, contract)]
     if trumps:
         return max(trumps, key=lambda i: TRUMP_STRENGTH[trick[i] & 7])
@@ -51,7 +52,7 @@ def oracle_winner(trick: list[int], contract: str) -> int:
 
 
 def oracle_legal(hand: int, trick: list[tuple[int, int]], seat: int, contract: str, rules: bs.Rules) -> list[int]:
-    """Legal cards by RULES.md §5, written independently of belot_sim.reference.play."""
+    """Legal cards by docs/rules.md §5, written independently of belot_sim.reference.play."""
     cards = [c for c in range(32) if hand >> c & 1]
     if not trick:
         return cards
@@ -105,19 +106,13 @@ def oracle_points(card: int, contract: str, classic: bool) -> int:
 
 
 def expected_total(contract: str, rules: bs.Rules) -> int:
-    """RULES.md §2: 162 / 258 / 260 in bulgarian, always 162 in classic."""
+    """docs/rules.md §2: 162 / 258 / 260 in bulgarian, always 162 in classic."""
     if rules.is_classic:
         return 162
     return {"AT": 258, "NT": 260}.get(contract, 162)
 
 
 # --- strategies ---------------------------------------------------------------------------
-
-
-def deal_hands(seed: int) -> list[int]:
-    pack = list(range(32))
-    random.Random(seed).shuffle(pack)
-    return [sum(1 << c for c in pack[8 * s:8 * s + 8]) for s in range(4)]
 
 
 @st.composite
@@ -141,7 +136,7 @@ def deals(draw):
         multiplier=multiplier,
         rules=rules,
     )
-    return deal_hands(seed), kwargs, draw(st.integers(0, 2**32 - 1))
+    return random_hands(seed), kwargs, draw(st.integers(0, 2**32 - 1))
 
 
 def play_random(hands, kwargs, play_seed, on_step=None):
@@ -185,7 +180,7 @@ def test_every_card_played_once_by_its_owner(deal):
 def test_turn_order_and_tricks_match_oracle(deal):
     """The first speaker leads; each trick goes round in seat order; the winner leads next;
     legal cards, trick winners and trick points are what an independent reading of
-    RULES.md §2/§5 gives."""
+    docs/rules.md §2/§5 gives."""
     hands, kwargs, play_seed = deal
     contract, rules = kwargs["contract"], kwargs["rules"]
 
@@ -253,7 +248,7 @@ def _belot_suits_of(hand: int, contract: str) -> int:
 
 
 def _oracle_belot(hands, plays, contract: str) -> tuple[int, int]:
-    """RULES.md §6: K+Q of a trump suit in one hand score 20 when the first of the two is
+    """docs/rules.md §6: K+Q of a trump suit in one hand score 20 when the first of the two is
     played in its own suit (led, followed or trumped); a discard on another suit loses it."""
     belot = [0, 0]
     if contract == "NT":

@@ -1,6 +1,6 @@
-"""Deal scoring (RULES.md §7 bulgarian, §8 classic) and the rounding helpers.
+"""Deal scoring (docs/rules.md §7 bulgarian, §8 classic) and the rounding helpers.
 
-Every expected value below is worked out by hand from RULES.md; none is produced by the
+Every expected value below is worked out by hand from docs/rules.md; none is produced by the
 code under test.
 """
 
@@ -12,7 +12,7 @@ import belot_sim as bs
 from belot_sim.scoring import round_pair, round_total
 
 # --------------------------------------------------------------------------------------
-# RULES.md §7: the worked-example table, row by row.
+# docs/rules.md §7: the worked-example table, row by row.
 # (contract, bidding raw, defenders raw, multiplier, outcome, bidding gets, defenders get, hangs)
 # --------------------------------------------------------------------------------------
 

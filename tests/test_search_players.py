@@ -15,10 +15,7 @@ from __future__ import annotations
 
 import inspect
 import random
-import sys
-from pathlib import Path
 
-import numba
 import numpy as np
 import pandas as pd
 import pytest
@@ -28,14 +25,11 @@ from belot_sim import reference as ref
 from belot_sim.cards import iter_cards, parse_cards, popcount
 from belot_sim.kernels.core.declarations import shown_cards
 from belot_sim.kernels.core import layouts as L
-from belot_sim.kernels.policies import view as V
 from belot_sim.kernels.policies.search import pimc_card, sample_layout
 from belot_sim.kernels.core.layouts import S_HANDS, S_REJECTED, S_SIZE, S_WORLD_RNG
 from belot_sim.simulation import simulate
+from helpers import replay_and_compare, fresh_view, play_card, random_deal
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from test_kernels_vs_reference import replay_and_compare  # noqa: E402
-from test_players import fresh_view, play_card, random_deal  # noqa: E402
 
 FULL = (1 << 32) - 1
 
@@ -176,15 +170,9 @@ def test_shown_declaration_cards_match_the_reference():
     assert seen > 1000
 
 
-@pytest.mark.skipif(numba.config.NUMBA_NUM_THREADS < 2, reason="needs two Numba threads")
-def test_search_players_are_deterministic_across_threads_and_ranges():
+def test_pimc_plays_depend_on_its_worlds():
     players = ("pimc", "dd", "hard", "pimc")
-    one = simulate(10, players=players, seed=6, worlds=3, threads=1, plays=True)
-    two = simulate(10, players=players, seed=6, worlds=3, threads=2, plays=True)
-    pd.testing.assert_frame_equal(one[0], two[0])
-    pd.testing.assert_frame_equal(one[1], two[1])
-    tail = simulate(4, players=players, seed=6, worlds=3, start=6)
-    pd.testing.assert_frame_equal(tail.reset_index(drop=True), one[0].iloc[6:].reset_index(drop=True))
+    one = simulate(10, players=players, seed=6, worlds=3, plays=True)
     more_worlds = simulate(10, players=players, seed=6, worlds=6, plays=True)
     assert not np.array_equal(more_worlds[1]["card"].to_numpy(), one[1]["card"].to_numpy())
 

@@ -26,6 +26,7 @@ from belot_sim.kernels.solver.context import make_ctx
 from belot_sim.kernels.solver.table import point_gap
 from belot_sim.rules import BELOT_POINTS, LAST_TRICK_BONUS, VALAT_BONUS, Contract
 from belot_sim.solve import solve_position, solve_state
+from helpers import random_hands
 
 RULE_SETS = {
     "bulgarian": bs.BULGARIAN,
@@ -51,7 +52,7 @@ def open_belots(hands, contract, team) -> frozenset:
 def minimax(hands, leader, trick, contract, rules, team, valat) -> int:
     """Points of ``team`` from here: max over its cards, min over the others', every legal card tried.
 
-    ``trick``: (seat, card) pairs on the table.  Counted as RULES.md says: card points of won tricks,
+    ``trick``: (seat, card) pairs on the table.  Counted as docs/rules.md says: card points of won tricks,
     +10 last trick, doubled in bulgarian NT, +90 valat if ``valat`` and the team wins every trick,
     +20 per AT K-Q pair of the team whose first card is played in its own suit (led or followed).
     """
@@ -366,15 +367,9 @@ PINNED = [
 ]
 
 
-def seeded_deal(seed: int) -> list[int]:
-    pack = list(range(32))
-    random.Random(seed).shuffle(pack)
-    return [sum(1 << c for c in pack[8 * s:8 * s + 8]) for s in range(4)]
-
-
 @pytest.mark.parametrize("seed,contract,leader,expected,moves", PINNED)
 def test_full_deals_pinned(seed, contract, leader, expected, moves):
-    hands = seeded_deal(seed)
+    hands = random_hands(seed)
     assert bs.solve(hands, contract, leader) == expected
     assert {bs.format_card(c): v for c, v in bs.solve_moves(hands, contract, leader).items()} == moves
     assert bs.solve(hands, contract, leader, team=leader % 2) == max(

@@ -1,4 +1,4 @@
-"""The reference engine: small, readable, pure Python — the executable form of RULES.md.
+"""The reference engine: small, readable, pure Python — the executable form of docs/rules.md.
 
 Every faster engine in belot_sim is checked against it.
 """

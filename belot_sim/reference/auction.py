@@ -1,4 +1,4 @@
-"""The auction (RULES.md §4): bulgarian calls with doubles, and classic rounds.
+"""The auction (docs/rules.md §4): bulgarian calls with doubles, and classic rounds.
 
 Calls are strings: ``"pass"``, a contract code (``"C" "D" "H" "S" "NT" "AT"``),
 ``"double"`` and ``"redouble"``.  In classic, taking is the contract code of the trump

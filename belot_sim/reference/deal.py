@@ -139,7 +139,8 @@ class DealState:
         self._undo = []
         self._declarations = [find_declarations(h) if self.rules.declarations_allowed(self.contract) else []
                               for h in self.initial_hands]
-        self._belots = {(seat, suit) for seat in range(4) for suit in belot_suits(self.initial_hands[seat], self.contract)}
+        self._belots = {(seat, suit) for seat in range(4)
+                        for suit in belot_suits(self.initial_hands[seat], self.contract)}
 
     @classmethod
     def from_hands(cls, hands, *, contract: Contract | str, declarer: int, dealer: int = 3, multiplier: int = 1,

@@ -1,4 +1,4 @@
-"""Dealing a shuffled pack (RULES.md §3).
+"""Dealing a shuffled pack (docs/rules.md §3).
 
 The pack is a permutation of the 32 card indices.  Hands are named by *order after the
 dealer*: ``j = 0..3`` is seat ``(dealer + 1 + j) % 4`` (``j = 0`` speaks and leads first).

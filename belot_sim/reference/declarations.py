@@ -1,6 +1,6 @@
-"""Declarations (tierce, quarte, quint, carrés) and belots (RULES.md §6).
+"""Declarations (tierce, quarte, quint, carrés) and belots (docs/rules.md §6).
 
-Choices where RULES.md is silent (documented in README "Rule choices"):
+Choices where the rule pages are silent (docs/rules.md §12):
 
 * Four 7s or four 8s are not a declaration at all, so those cards stay free for sequences.
 * Bulgarian sequences compare by length (a 6-card run beats a 5-card run although both

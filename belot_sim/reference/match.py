@@ -1,4 +1,4 @@
-"""A whole match (RULES.md §9): deals with a rotating dealer until a team wins."""
+"""A whole match (docs/rules.md §9): deals with a rotating dealer until a team wins."""
 
 from __future__ import annotations
 

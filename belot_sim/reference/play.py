@@ -1,4 +1,4 @@
-"""Legal cards and trick winners (RULES.md §5), written for reading, not for speed."""
+"""Legal cards and trick winners (docs/rules.md §5), written for reading, not for speed."""
 
 from __future__ import annotations
 

@@ -55,7 +55,7 @@ def store_result(small_out, points_out, i, dealer, contract, declarer, multiplie
 def auction_and_play(seed, deal_id, dealer, pack, family, all_no_trumps, undertrump_required, at_overtake_partner,
                      declarations_on, bidders, bid_ints, bid_weights, policies, hands5, hands, auction_state, calls,
                      belot_open, view, record, play_seat, play_card, ctx, tt, scratch, search):
-    """A whole deal from a shuffled ``pack``: the auction on the 5-card hands (RULES.md §3, §4),
+    """A whole deal from a shuffled ``pack``: the auction on the 5-card hands (docs/rules.md §3, §4),
     then, unless everybody passed, the 8-card hands and the play.
 
     The auction draws from the deal's ``AUCTION_STREAM``, the play from its ``PLAY_STREAM`` and a

@@ -1,4 +1,4 @@
-"""Whole matches (RULES.md §9) in the fast engine: deals with a rotating dealer until a team wins.
+"""Whole matches (docs/rules.md §9) in the fast engine: deals with a rotating dealer until a team wins.
 
 Match ``m`` (an id) draws its first dealer from its own ``MATCH_STREAM``; its deal ``k`` has the
 dealer ``(first dealer + k) % 4`` and the deal id ``m * DEAL_ID_STRIDE + k``, which names the
@@ -53,7 +53,7 @@ def deal_winner(outcome, bidding_team, score_b, score_d):
 
 @njit(cache=True)
 def match_after_deal(total0, total1, target, carried, outcome, declarer, score0, score1, hanging, valat, family):
-    """The match after one more deal (RULES.md §9; :meth:`MatchProgress.after_deal`).
+    """The match after one more deal (docs/rules.md §9; :meth:`MatchProgress.after_deal`).
 
     ``score0/1`` are the deal's match points by team, ``hanging`` the points it leaves hanging,
     ``valat`` the team that took all eight tricks or -1.  Returns
@@ -96,9 +96,10 @@ def play_matches(seed, match_ids, cap, chunk_size, target, family, all_no_trumps
     laid out as in :func:`.rollout.rollout`: ``small_out`` int8[D_SIZE, slots], ``hands_out``
     uint32[4, slots], ``points_out`` int16[P_SIZE, slots], ``calls_out`` int8[slots, MAX_CALLS],
     ``play_*_out`` int8[slots, 32] when ``record``; ``totals_out`` int32[MT_SIZE, slots] the match
-    after the deal (``MATCH_TOTALS``); ``match_out`` int64[M_SIZE, n] (``MATCH_OUT``).  A match still undecided after ``cap``
-    deals stops there with winner -1 (the caller plays it again with more room).  ``chunk_size``:
-    matches per parallel work item (``MATCH_CHUNK``; 1 when deals are slow, to keep both threads busy).
+    after the deal (``MATCH_TOTALS``); ``match_out`` int64[M_SIZE, n] (``MATCH_OUT``).  A match
+    still undecided after ``cap`` deals stops there with winner -1 (the caller plays it again with
+    more room).  ``chunk_size``: matches per parallel work item (``MATCH_CHUNK``; 1 when deals are
+    slow, to keep both threads busy).
     """
     n = len(match_ids)
     n_chunks = (n + chunk_size - 1) // chunk_size
@@ -126,8 +127,8 @@ def play_matches(seed, match_ids, cap, chunk_size, target, family, all_no_trumps
                     declarations_on, bidders, bid_ints, bid_weights, policies, hands5, hands, auction_state,
                     calls_out[slot], belot_open, view, record, seats, cards, ctx, tt, scratch, search)
                 total0, total1, match_target, carried, winner = match_after_deal(
-                    total0, total1, match_target, carried, r[R_OUTCOME], declarer, r[R_SCORE0], r[R_SCORE1], r[R_HANGING],
-                    r[R_VALAT], family)
+                    total0, total1, match_target, carried, r[R_OUTCOME], declarer, r[R_SCORE0], r[R_SCORE1],
+                    r[R_HANGING], r[R_VALAT], family)
                 for s in range(4):
                     hands_out[s, slot] = hands[s]
                 store_result(small_out, points_out, slot, dealer, contract, declarer, multiplier, n_calls, r)

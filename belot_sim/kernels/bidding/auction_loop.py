@@ -1,4 +1,4 @@
-"""A whole auction: per-seat bidders call in turn until the auction's rules end it (RULES.md §4)."""
+"""A whole auction: per-seat bidders call in turn until the auction's rules end it (docs/rules.md §4)."""
 
 from __future__ import annotations
 

@@ -1,13 +1,14 @@
-"""The ``heuristic`` bidder: a point count of its own cards per contract (RULES.md §4).
+"""The ``heuristic`` bidder: a point count of its own cards per contract (docs/rules.md §4).
 
 It bids the best contract whose value clears that contract's threshold, doubles an opponents'
 contract its hand is strong in, redoubles its team's contract when strong.  It ignores the random
 value, so it is deterministic.
 
-**Heuristic evaluation** (all weights are slots ``BW_*`` of the weights array, :data:`belot_sim.kernels.core.layouts.BIDDER_WEIGHTS`; defaults in brackets).  The
-hand evaluated is the 5 auction cards — in classic plus the turned card, since whoever
-takes receives it.  Each weight is roughly "how much this card helps the bidding team
-reach more than half the points", scaled so that one sure trick-taker ~ 2.5–5:
+**Heuristic evaluation** (all weights are slots ``BW_*`` of the weights array,
+:data:`belot_sim.kernels.core.layouts.BIDDER_WEIGHTS`; defaults in brackets).  The hand
+evaluated is the 5 auction cards — in classic plus the turned card, since whoever takes receives
+it.  Each weight is roughly "how much this card helps the bidding team reach more than half the
+points", scaled so that one sure trick-taker ~ 2.5–5:
 
 * suit contract ``s``: trump J [5] (20 points, the top trump), trump 9 [4] (14 points,
   second trump), trump A [2.5], trump 10 [1.5], trump K/Q [0.5 each]; every trump [1]

@@ -1,2 +1,2 @@
 """Rule primitives on card masks: bits, random streams, tables, state layouts, legal play,
-declarations, scoring, dealing and the auction's rules (RULES.md in ``docs/rules.md``)."""
+declarations, scoring, dealing and the auction's rules (``docs/rules.md``)."""

@@ -1,4 +1,4 @@
-"""The auction's rules (RULES.md §4) as Numba kernels: a small int64 state array, legal calls as
+"""The auction's rules (docs/rules.md §4) as Numba kernels: a small int64 state array, legal calls as
 a bitmask, one call applied at a time.  The auction loop with its bidders is
 :mod:`belot_sim.kernels.bidding.auction_loop`.
 

@@ -1,4 +1,4 @@
-"""Dealing (RULES.md §3) in the kernels: shuffle a pack from a deal's stream and map its positions to
+"""Dealing (docs/rules.md §3) in the kernels: shuffle a pack from a deal's stream and map its positions to
 the seats as :mod:`belot_sim.reference.dealing` does, and deal the unseen cards of a layout.
 
 Hands are named by *order after the dealer*: order ``j`` is seat ``(dealer + 1 + j) % 4``.  The

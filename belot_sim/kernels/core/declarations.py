@@ -1,4 +1,4 @@
-"""Declarations found in a hand mask and resolved between teams (RULES.md §6).
+"""Declarations found in a hand mask and resolved between teams (docs/rules.md §6).
 
 Mirrors reference/declarations.py with table lookups: a hand's four suit bytes index
 precomputed run tables, and the ranks present in all four suits index the carré tables.
@@ -84,7 +84,7 @@ def declaration_cards(hand):
 
 @njit(cache=True)
 def shown_cards(hands, contract, classic, shown):
-    """Cards each seat shows for the declarations its team scores (RULES.md §6: the winning
+    """Cards each seat shows for the declarations its team scores (docs/rules.md §6: the winning
     team's declarations are shown in the first trick) into ``shown`` (int64[4])."""
     h0, h1, h2, h3 = hands[0], hands[1], hands[2], hands[3]
     _, sk0, _, ck0, kk0 = hand_declarations(h0, contract)

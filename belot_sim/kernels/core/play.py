@@ -1,4 +1,4 @@
-"""Legal-move masks and trick winners on card masks (RULES.md §5); mirrors reference/play.py."""
+"""Legal-move masks and trick winners on card masks (docs/rules.md §5); mirrors reference/play.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Deal scoring on scalars (RULES.md §7, §8); mirrors :mod:`belot_sim.scoring`."""
+"""Deal scoring on scalars (docs/rules.md §7, §8); mirrors :mod:`belot_sim.scoring`."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def score_classic(bidding, defenders, belot_b, belot_d, declared_both, defenders
 @njit(cache=True)
 def score_play(initial0, initial1, initial2, initial3, contract, declarer, multiplier, family, declarations_on,
                points0, points1, belot0, belot1, valat):
-    """Score a played deal (RULES.md §7/§8) from its trick points (last trick and NT doubling
+    """Score a played deal (docs/rules.md §7/§8) from its trick points (last trick and NT doubling
     included), belots and valat team (-1 none), adding the declarations of the initial hands.
 
     Returns ``(trick_points0, trick_points1, declared0, declared1, belot0, belot1, valat, raw0, raw1,

@@ -14,7 +14,7 @@ from ...rules import (BELOT_POINTS, LAST_TRICK_BONUS, POINTS_BULGARIAN, POINTS_C
 NT, AT = 4, 5
 FAMILY_BULGARIAN, FAMILY_CLASSIC = 0, 1
 
-#: Ranks in sequence order (the bit of a card within its suit's byte, RULES.md §1).
+#: Ranks in sequence order (the bit of a card within its suit's byte, docs/rules.md §1).
 RANK_7, RANK_8, RANK_9, RANK_T, RANK_J, RANK_Q, RANK_K, RANK_A = range(8)
 #: "No card" in an 8-bit card field (a table entry's best card, a player's empty choice).
 NO_CARD = 0xFF
@@ -49,7 +49,7 @@ for _k in range(6):
 
 #: ``POINTS[family, contract, card]``: card points (classic AT/NT use the classic tables).
 POINTS = np.stack([POINTS_BULGARIAN, POINTS_CLASSIC]).astype(np.int64)
-#: ``TRICK_MULT[family, contract]``: trick points count double in bulgarian NT (RULES.md §7).
+#: ``TRICK_MULT[family, contract]``: trick points count double in bulgarian NT (docs/rules.md §7).
 TRICK_MULT = np.ones((2, 6), dtype=np.int64)
 TRICK_MULT[0, NT] = 2
 #: ``DEAL_POINTS[family, contract]``: all the trick points of a deal, the last trick's 10 included
@@ -123,5 +123,6 @@ CARRE_SET_POINTS, CARRE_SET_KEY, CARRE_SET_CLASSIC_KEY = _carre_tables()
 CARRE_RANKS = 0b11111100
 
 for _table in (STRENGTH64, SUIT, TRUMPS, STRONGER, BEATS, POINTS, TRICK_MULT, DEAL_POINTS, CARRE_MASK, CARRE_POINTS,
-               CARRE_STRENGTH, SEQUENCE_POINTS, RUN_POINTS, RUN_KEY, RUN_CLASSIC_KEY, RUN_CARDS, CARRE_SET_POINTS, CARRE_SET_KEY, CARRE_SET_CLASSIC_KEY):
+               CARRE_STRENGTH, SEQUENCE_POINTS, RUN_POINTS, RUN_KEY, RUN_CLASSIC_KEY, RUN_CARDS, CARRE_SET_POINTS,
+               CARRE_SET_KEY, CARRE_SET_CLASSIC_KEY):
     _table.flags.writeable = False

@@ -1,4 +1,4 @@
-"""``normal`` and ``hard``: players that judge the trick in progress (RULES.md §11).
+"""``normal`` and ``hard``: players that judge the trick in progress (docs/rules.md §11).
 
 Both follow the same tactics; ``hard`` (``memory=True``) feeds them better knowledge:
 which cards are gone, which seats are void, who probably holds what (:mod:`.knowledge`).
@@ -93,7 +93,7 @@ def fight_for_trick(legal, hand, seat, view, family, memory):
     """Win with the cheapest card that the players still to come will not beat; else duck.
 
     (Whether to trump is never a choice here: a player void in the led suit facing an
-    opponent's plain winner must trump when able — RULES.md §5 — so ``legal`` is all trumps.)
+    opponent's plain winner must trump when able — docs/rules.md §5 — so ``legal`` is all trumps.)
     """
     contract = view[V_CONTRACT]
     safe = 0

@@ -135,8 +135,8 @@ def dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch):
         scratch[S_DD_GEN + team] = gen
     realized = _realized(hands, view, team, family)
     guess = _expected_value(hands, view, team, family, realized, scratch)
-    card, value = dd_best(hands, view[V_LEADER], view[V_TRICK_CARD:V_TRICK_CARD + 4], view[V_POS], view[V_CONTRACT], team,
-                          family, view[V_UNDERTRUMP_REQUIRED] == 1, view[V_AT_OVERTAKE_PARTNER] == 1,
+    card, value = dd_best(hands, view[V_LEADER], view[V_TRICK_CARD:V_TRICK_CARD + 4], view[V_POS], view[V_CONTRACT],
+                          team, family, view[V_UNDERTRUMP_REQUIRED] == 1, view[V_AT_OVERTAKE_PARTNER] == 1,
                           _team_may_valat(view, team), ctx[team * C_SIZE:(team + 1) * C_SIZE], tt, gen, guess)
     scratch[S_DD_FINAL + team] = realized + value
     return card

@@ -89,8 +89,8 @@ def record_card(view, seat, card, points):
     view[V_TRICK_CARD + pos] = card
     view[V_PLAYED_BY + seat] |= 1 << card
     view[V_TABLE_POINTS] += points
-    view[V_LED], view[V_WINNING], view[V_WINNER] = after_card(pos, card, seat, view[V_LED], view[V_WINNING], view[V_WINNER],
-                                                        view[V_CONTRACT])
+    view[V_LED], view[V_WINNING], view[V_WINNER] = after_card(pos, card, seat, view[V_LED], view[V_WINNING],
+                                                              view[V_WINNER], view[V_CONTRACT])
     view[V_POS] = pos + 1
     return pos == 3
 

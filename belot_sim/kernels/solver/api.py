@@ -69,11 +69,12 @@ def dd_value(hands, leader, trick, n_trick, contract, team, family, undertrump_r
     the trick in progress); ``trick``: int64 array whose first ``n_trick`` (0..3) entries are the
     cards already played to the trick in progress, in order from ``leader``; ``contract`` 0..5;
     ``team`` 0/1; ``family`` 0 bulgarian / 1 classic; ``valat``: the team has won every trick so
-    far and may still earn the 90 valat points; ``ctx``: int64[C_SIZE] scratch (:data:`belot_sim.kernels.core.layouts.SOLVER_CTX`); ``tt``:
-    int64[2 * 2**k] table (k >= 2; 2**16 slots = 1 MiB measured fastest for whole deals, see
-    :data:`belot_sim.solve.TT_BITS`); ``gen``: stamp 1 .. MAX_GEN, different for every (hands,
-    contract, team, rules) solved with the same table - entries of other stamps are ignored, so
-    the table never needs clearing until the stamps wrap.
+    far and may still earn the 90 valat points; ``ctx``: int64[C_SIZE] scratch (the layout
+    :data:`belot_sim.kernels.core.layouts.SOLVER_CTX`); ``tt``: int64[2 * 2**k] table (k >= 2;
+    2**16 slots = 1 MiB measured fastest for whole deals, see :data:`belot_sim.solve.TT_BITS`);
+    ``gen``: stamp 1 .. MAX_GEN, different for every (hands, contract, team, rules) solved with the
+    same table - entries of other stamps are ignored, so the table never needs clearing until the
+    stamps wrap.
     The search nodes visited are left in ``ctx[C_NODES]``.
 
     Inputs are trusted (the Python edge validates them).  The points of the cards on the table go

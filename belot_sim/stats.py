@@ -1,0 +1,40 @@
+"""Confidence intervals the summaries report (95 % by default)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+#: The two-sided 95 % quantile of the normal distribution.
+Z95 = 1.959963984540054
+
+
+def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Wilson score interval of a binomial proportion (95% by default).
+
+    >>> wilson_interval(0, 10)[0], round(wilson_interval(5, 10)[1], 3)
+    (0.0, 0.763)
+    """
+    if n <= 0:
+        return (math.nan, math.nan)
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def mean_interval(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:
+    """``(mean, low, high)``: the mean of ``values`` with its normal ``z`` interval (NaN bounds for
+    fewer than two values).
+
+    >>> mean_interval(np.array([1.0, 3.0]))[0]
+    2.0
+    """
+    count = len(values)
+    mean = float(values.mean()) if count else math.nan
+    if count < 2:
+        return mean, math.nan, math.nan
+    half = z * float(values.std(ddof=1)) / math.sqrt(count)
+    return mean, mean - half, mean + half

@@ -1,0 +1,70 @@
+"""``simulate`` against its code at another commit, in one process: identical rows, and the ratio of
+the times.
+
+    python benchmarks/compare_simulate.py 6f5fb94                       # random play, 2 M deals x 5
+    python benchmarks/compare_simulate.py 6f5fb94 --players hard --n 500000 --threads 1
+    python benchmarks/compare_simulate.py 6f5fb94 --players pimc --n 24
+
+Both packages are loaded side by side (``benchmarks/baseline.py``) and called alternately
+(``--rounds`` times each, which goes first alternating), after a warm-up; the frames must be
+equal.  Reported: the best and the total time of each, and current / baseline.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+
+import pandas as pd
+
+sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+
+import belot_sim as bs  # noqa: E402
+from baseline import load_baseline  # noqa: E402
+from report import Tee, environment, record  # noqa: E402
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("base", help="the commit to compare with (e.g. 6f5fb94)")
+    parser.add_argument("--n", type=int, default=2_000_000, help="deals per call (default 2,000,000)")
+    parser.add_argument("--players", default="random", help="player of every seat (default random)")
+    parser.add_argument("--contract", default="random", help="contract (default random per deal)")
+    parser.add_argument("--threads", type=int, default=None, help="Numba threads (default all)")
+    parser.add_argument("--rounds", type=int, default=5, help="timed calls of each package (default 5)")
+    parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")
+    args = parser.parse_args(argv)
+    out = Tee()
+    out(environment())
+    old = load_baseline(args.base)
+    kwargs = dict(players=args.players, contract=args.contract, threads=args.threads, seed=7)
+    runs = {"current": bs.simulate, args.base: old.simulate}
+    for fn in runs.values():
+        fn(min(args.n, 1000), **kwargs)  # compile / load the caches
+    times = {name: [] for name in runs}
+    frames = {}
+    for r in range(args.rounds):
+        order = list(runs) if r % 2 == 0 else list(runs)[::-1]
+        for name in order:
+            t0 = time.perf_counter()
+            frames[name] = runs[name](args.n, **kwargs)
+            times[name].append(time.perf_counter() - t0)
+        pd.testing.assert_frame_equal(frames["current"], frames[args.base])
+    out(f"simulate({args.n:,}, players={args.players!r}, contract={args.contract!r}, threads={args.threads}), "
+        f"{args.rounds} alternating calls each, one process; frames identical")
+    out(f"{'code':>12} {'best s':>9} {'total s':>9} {'deals/s (best)':>15}")
+    for name, ts in times.items():
+        out(f"{name:>12} {min(ts):>9.3f} {sum(ts):>9.3f} {args.n / min(ts):>15,.0f}")
+    base = args.base
+    out(f"current / {base}: best {min(times['current']) / min(times[base]):.3f}, "
+        f"total {sum(times['current']) / sum(times[base]):.3f}")
+    if args.record:
+        record("benchmarks/compare_simulate.py", out.text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

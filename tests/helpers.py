@@ -1,0 +1,203 @@
+"""Helpers the tests share: cards and masks, random deals, rule sets, hand-written positions, and
+one harness for "the same rows for any threads and any split" (every frame-producing API)."""
+
+from __future__ import annotations
+
+import random
+
+import numba
+import numpy as np
+import pandas as pd
+
+import belot_sim as bs
+from belot_sim import reference as ref
+from belot_sim.frames import DEAL_COLUMNS
+from belot_sim.kernels.core import play as kernel_play
+from belot_sim.kernels.core.tables import POINTS
+from belot_sim.kernels.policies import view as kernel_view
+
+FULL_DECK = (1 << 32) - 1
+#: The rule sets most differential tests run over (every option away from its default at least once).
+RULE_SETS = {
+    "bulgarian": bs.BULGARIAN,
+    "bulgarian-strict": bs.BULGARIAN.replace(undertrump="required", at_overtake_partner=False),
+    "bulgarian-no-declarations": bs.BULGARIAN.replace(declarations=False),
+    "classic": bs.CLASSIC,
+    "classic-all": bs.CLASSIC.replace(all_no_trumps=True, declarations=True, undertrump="required"),
+}
+
+
+def card(text: str) -> int:
+    """Card index of e.g. ``"KH"`` (docs/rules.md §1: suit * 8 + rank, ranks 7 8 9 T J Q K A)."""
+    return bs.parse_card(text)
+
+
+def cards(text: str) -> list[int]:
+    """Card indices of ``"JH 9H"``, in the order written."""
+    return [bs.parse_card(t) for t in text.split()]
+
+
+def mask(cards_or_text) -> int:
+    """A mask from card text or from card indices."""
+    if isinstance(cards_or_text, str):
+        return bs.parse_cards(cards_or_text)
+    out = 0
+    for c in cards_or_text:
+        out |= 1 << c
+    return out
+
+
+def family_of(rules) -> int:
+    """The kernels' family code: 0 bulgarian, 1 classic."""
+    return 1 if rules.is_classic else 0
+
+
+def as_rng(seed_or_rng) -> random.Random:
+    return seed_or_rng if isinstance(seed_or_rng, random.Random) else random.Random(seed_or_rng)
+
+
+def shuffled_pack(seed_or_rng) -> list[int]:
+    pack = list(range(32))
+    as_rng(seed_or_rng).shuffle(pack)
+    return pack
+
+
+def random_hands(seed_or_rng) -> list[int]:
+    """Four random 8-card hands (masks) from a shuffled pack."""
+    pack = shuffled_pack(seed_or_rng)
+    return [mask(pack[8 * s:8 * s + 8]) for s in range(4)]
+
+
+def random_deal(rng: random.Random, contract, rules, declarer=None) -> ref.DealState:
+    """A reference deal of random hands, dealer and (unless given) declarer, about to be played."""
+    hands = random_hands(rng)
+    return ref.DealState.from_hands(hands, contract=contract, rules=rules, dealer=rng.randrange(4),
+                                    declarer=rng.randrange(4) if declarer is None else declarer)
+
+
+def check_fixture(hands) -> None:
+    """Sanity of a hand-written deal: four disjoint 8-card hands covering the pack (a test-writing
+    aid, not a check of the library)."""
+    masks = [mask(h) for h in hands]
+    assert [m.bit_count() for m in masks] == [8, 8, 8, 8], hands
+    union = 0
+    for m in masks:
+        assert union & m == 0, hands
+        union |= m
+    assert union == FULL_DECK, hands
+
+
+def position(hands, contract, played: str = "", *, declarer: int = 0, dealer: int = 3,
+             rules=bs.BULGARIAN) -> ref.DealState:
+    """A hand-written deal in ``contract`` after the cards ``played`` (texts, in playing order)."""
+    check_fixture(hands)
+    st = ref.DealState.from_hands(list(hands), contract=contract, declarer=declarer, dealer=dealer, rules=rules)
+    for text in played.split():
+        st.play(text)
+    return st
+
+
+def fresh_view(state: ref.DealState) -> np.ndarray:
+    """The kernels' public view started for ``state``'s deal (no card played yet)."""
+    view = kernel_view.new_view()
+    rules = state.rules
+    kernel_view.start_view(view, int(state.contract), state.declarer, (state.dealer + 1) % 4,
+                           rules.undertrump == "required", rules.at_overtake_partner)
+    return view
+
+
+def play_card(state: ref.DealState, view: np.ndarray, card: int) -> bool:
+    """Play ``card`` in the reference state and record it in the view; True when a trick ended."""
+    seat = state.to_move
+    state.play(card)
+    points = POINTS[family_of(state.rules), int(state.contract), card]
+    done = bool(kernel_view.record_card(view, seat, card, points))
+    if done:
+        kernel_view.next_trick(view)
+    return done
+
+
+def frames_of(result) -> tuple[pd.DataFrame, ...]:
+    return result if isinstance(result, tuple) else (result,)
+
+
+def assert_same_frames(a, b, what: str = "") -> None:
+    a, b = frames_of(a), frames_of(b)
+    assert len(a) == len(b), what
+    for k, (x, y) in enumerate(zip(a, b)):
+        pd.testing.assert_frame_equal(x.reset_index(drop=True), y.reset_index(drop=True), obj=f"{what} frame {k}")
+
+
+def assert_same_rows_any_split(run, n: int, cuts=(), threads=(1, 2)) -> None:
+    """``run(n, start=, threads=)`` — any frame-producing API whose rows are a pure function of
+    their ids — gives the same frames on one thread and on two, and the whole run equals the runs
+    over ``[0, c1), [c1, c2), ..., [ck, n)`` concatenated in order."""
+    threads = [t for t in threads if t <= numba.config.NUMBA_NUM_THREADS]
+    whole = run(n, start=0, threads=threads[0])
+    for t in threads[1:]:
+        assert_same_frames(whole, run(n, start=0, threads=t), f"threads={t}")
+    if cuts:
+        bounds = [0, *cuts, n]
+        pieces = [frames_of(run(hi - lo, start=lo, threads=threads[-1])) for lo, hi in zip(bounds, bounds[1:])]
+        joined = tuple(pd.concat([p[k] for p in pieces], ignore_index=True) for k in range(len(pieces[0])))
+        assert_same_frames(whole, joined, f"split at {cuts}")
+
+
+# --- replaying kernel output through the reference engine -----------------------------------
+
+def kernel_legal(state: ref.DealState) -> int:
+    """The kernel's legal mask for the reference state's seat to move."""
+    seat = state.to_move
+    contract = int(state.contract)
+    if not state.trick:
+        led, winning, partner = -1, 0, False
+    else:
+        cards = np.array([c for _, c in state.trick], dtype=np.int64)
+        pos = kernel_play.trick_winner(cards, contract)
+        winning = int(cards[pos])
+        partner = state.trick[pos][0] % 2 == seat % 2
+        led = int(cards[0]) >> 3
+    return int(kernel_play.legal_mask(state.hands[seat], led, winning, partner, contract,
+                                state.rules.undertrump == "required", state.rules.at_overtake_partner))
+
+
+def replay_and_compare(deals, plays, rules, check_steps: bool) -> int:
+    """Replay each kernel deal in the reference; assert equality; return deals checked."""
+    cards = plays["card"].to_numpy().reshape(-1, 32)
+    seats = plays["seat"].to_numpy().reshape(-1, 32)
+    columns = [c for c in deals.columns if c != "deal_id"]
+    for i, row in enumerate(deals[columns].itertuples(index=False, name=None)):
+        got = dict(zip(columns, row))
+        hands = [got[f"hand{s}"] for s in range(4)]
+        state = ref.DealState.from_hands(hands, contract=str(got["contract"]), declarer=got["declarer"],
+                                         dealer=got["dealer"], multiplier=got["multiplier"], rules=rules)
+        for k in range(32):
+            assert state.to_move == seats[i, k]
+            if check_steps:
+                assert kernel_legal(state) == state.legal_mask(), (i, k)
+                if len(state.trick) == 3:
+                    trick = [c for _, c in state.trick] + [int(cards[i, k])]
+                    assert kernel_play.trick_winner(np.array(trick, dtype=np.int64), int(state.contract)) == \
+                        ref.trick_winner(trick, state.contract)
+            state.play(int(cards[i, k]))
+        expected = state.result().as_row()
+        got["contract"] = str(got["contract"])
+        got["outcome"] = str(got["outcome"])
+        assert {k: int(v) if k not in ("contract", "outcome") else v for k, v in got.items()} == expected, i
+    return len(deals)
+
+
+def grouped(frame: pd.DataFrame, columns) -> dict[int, list[tuple]]:
+    """``deal_id`` → the rows' ``columns`` as tuples of Python values, in order."""
+    ids = frame["deal_id"].to_numpy()
+    values = [frame[c].astype(str if c == "call" else np.int64).to_numpy().tolist() for c in columns]
+    starts = np.flatnonzero(np.r_[True, ids[1:] != ids[:-1]])
+    ends = np.r_[starts[1:], len(ids)]
+    return {int(ids[a]): list(zip(*(v[a:b] for v in values))) for a, b in zip(starts, ends)}
+
+
+def as_reference_row(row: dict) -> dict:
+    out = {k: row[k] for k in DEAL_COLUMNS if k != "deal_id"}
+    out["contract"] = None if pd.isna(out["contract"]) else str(out["contract"])
+    out["outcome"] = str(out["outcome"])
+    return {k: (v if isinstance(v, str) or v is None else int(v)) for k, v in out.items()}

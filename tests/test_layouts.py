@@ -1,0 +1,60 @@
+"""Every flat state array's layout (kernels/core/layouts.py): slots distinct, in bounds, exported
+as the constants the kernels import, and the arrays the kernels allocate sized from them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from belot_sim.kernels.core import layouts as L
+from belot_sim.kernels.core.auction_rules import auction_start
+from belot_sim.kernels.policies.view import new_view
+
+
+@pytest.mark.parametrize("layout", L.LAYOUTS, ids=[layout.title for layout in L.LAYOUTS])
+def test_slots_are_distinct_and_in_bounds(layout):
+    covered = np.zeros(layout.size, dtype=np.int64)
+    for slot in layout.slots:
+        assert slot.size > 0 and 0 <= slot.offset and slot.end <= layout.size, slot
+        covered[slot.offset:slot.end] += 1
+    assert (covered == 1).all(), f"{layout.title}: slots overlap or leave gaps"
+    assert len({s.name for s in layout.slots}) == len(layout.slots)
+
+
+@pytest.mark.parametrize("layout", L.LAYOUTS, ids=[layout.title for layout in L.LAYOUTS])
+def test_the_module_exports_each_slot_as_its_offset(layout):
+    for slot in layout.slots:
+        assert getattr(L, layout.prefix + slot.name) == slot.offset
+    assert getattr(L, layout.prefix + "SIZE") == layout.size
+
+
+def test_prefixes_do_not_collide():
+    names = [name for layout in L.LAYOUTS for name in layout.constants()]
+    assert len(names) == len(set(names))
+
+
+def test_defaults_fill_their_slots_and_keep_integers_integers():
+    ints = L.BIDDER_INTS.defaults()
+    assert ints.dtype == np.int64 and ints[L.BI_MC_SAMPLES] == 32
+    weights = L.BIDDER_WEIGHTS.defaults()
+    assert weights.dtype == np.float64 and weights[L.BW_PASS_PROB] == 0.6
+    assert all(s.default is not None for s in L.BIDDER_INTS.slots + L.BIDDER_WEIGHTS.slots)
+
+
+def test_the_kernels_state_arrays_have_the_layout_sizes():
+    state = np.full(L.A_SIZE, -7, dtype=np.int64)
+    auction_start(state, 2, 0, -1)
+    assert state[L.A_DEALER] == 2 and state[L.A_TO_MOVE] == 3 and state[L.A_TURNED] == -1
+    assert len(new_view()) == L.V_SIZE
+
+
+def test_a_layout_refuses_empty_or_repeated_slots():
+    with pytest.raises(ValueError, match="size"):
+        L.Layout("X_", np.int64, "bad", (("A", 0, "empty"),))
+    with pytest.raises(ValueError, match="repeats"):
+        L.Layout("X_", np.int64, "bad", (("A", 1, "a"), ("A", 1, "again")))
+
+
+def test_describe_lists_every_slot():
+    text = L.SOLVER_CTX.describe()
+    assert all(f"C_{s.name}" in text for s in L.SOLVER_CTX.slots)
