@@ -17,7 +17,7 @@ from .stats import wilson_interval
 from .io import simulate_to_parquet
 from .matches import simulate_matches
 from .registry import BIDDERS, PLAYERS
-from .rules import BULGARIAN, CLASSIC, Contract, Rules
+from .rules import BRIDGE_BELOT_2001, BULGARIAN, CLASSIC, Contract, Rules
 from .scoring import DealScore, MatchProgress, score_deal
 from .simulation import simulate
 from .solve import solve, solve_moves, solve_position, solve_state
@@ -26,9 +26,10 @@ from .tournament import format_tournament, tournament
 __version__ = "0.1.0"
 
 __all__ = [
-    "format_card", "format_cards", "parse_card", "parse_cards", "IllegalActionError", "BULGARIAN", "CLASSIC",
-    "Contract", "Rules", "DealScore", "MatchProgress", "score_deal", "simulate", "simulate_matches",
-    "simulate_to_parquet", "tournament", "format_tournament", "solve", "solve_moves", "solve_position",
-    "solve_state", "BidEstimate", "bid_table", "estimate_bid", "format_bid_table",
-    "wilson_interval", "PLAYERS", "BIDDERS", "__version__",
+    "format_card", "format_cards", "parse_card", "parse_cards", "IllegalActionError",
+    "BULGARIAN", "CLASSIC", "BRIDGE_BELOT_2001", "Contract", "Rules", "DealScore", "MatchProgress", "score_deal",
+    "simulate", "simulate_matches", "simulate_to_parquet", "tournament", "format_tournament",
+    "solve", "solve_moves", "solve_position", "solve_state",
+    "BidEstimate", "bid_table", "estimate_bid", "format_bid_table", "wilson_interval",
+    "PLAYERS", "BIDDERS", "__version__",
 ]

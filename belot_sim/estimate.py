@@ -27,6 +27,7 @@ from .cards import format_cards, popcount, to_mask
 from .checks import check_bool, check_int, check_probability, check_threads, numba_threads
 from .frames import categorize, deal_columns
 from .kernels.core.layouts import D_SIZE, P_SIZE
+from .kernels.core.options import flags_of
 from .kernels.core.scoring import HANGING, INSIDE, MADE
 from .progress import Progress
 from .registry import is_searching, policy_codes
@@ -144,8 +145,7 @@ def _play(hand, contracts, *, seat, dealer, known, multiplier, samples, players,
             part = (np.empty((D_SIZE, rows), dtype=np.int8), np.empty((4, rows), dtype=np.uint32),
                     np.empty((P_SIZE, rows), dtype=np.int16))
             estimate_rollout(np.uint64(seed), start, size, fixed, codes, seat, fixed_dealer, multiplier,
-                             int(rules.is_classic), rules.undertrump == "required", rules.at_overtake_partner,
-                             rules.declarations, policies, worlds, *part, search)
+                             int(rules.is_classic), flags_of(rules), policies, worlds, *part, search)
             parts.append(part)
             shown.update(start + size)
     small, hands, points = (np.concatenate([p[k] for p in parts], axis=1) if len(parts) > 1 else parts[0][k]
@@ -241,7 +241,8 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, known=None, sam
                 row[name] = math.nan
                 continue
             scores = np.empty((3, len(part)), dtype=np.int64)
-            bulgarian_scores(np.full(len(part), int(contract), dtype=np.int64), raw_b, raw_d, mult, scores)
+            bulgarian_scores(np.full(len(part), int(contract), dtype=np.int64), raw_b, raw_d, mult,
+                             rules.trailing_point, scores)
             row[name] = float((scores[0] - scores[1]).mean())
         row["raw_bidding"] = est.mean_raw_bidding
         row["raw_defenders"] = est.mean_raw_defenders

@@ -17,6 +17,7 @@ from .kernels.batch.match import DEAL_ID_STRIDE, MATCH_CHUNK, MAX_MATCH_ID, play
 from .kernels.core.auction_rules import MAX_CALLS
 from .kernels.core.layouts import (D_CALLS, D_DEALER, D_OUTCOME, D_SIZE, M_DEALER, M_DEALS, M_SCORE0, M_SCORE1, M_SIZE,
                                    M_TARGET, M_WINNER, MT_SIZE, P_SIZE)
+from .kernels.core.options import flags_of
 from .kernels.core.scoring import VOID
 from .options import bidder_params
 from .progress import Progress
@@ -90,9 +91,8 @@ def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="rando
     # Searching players and mc bidders take milliseconds a deal: small blocks, one match a work item.
     slow = is_searching(policies) or BIDDER_CODES["mc"] in bidder_array
 
-    args = (rules.match_target, int(rules.is_classic), rules.all_no_trumps, rules.undertrump == "required",
-            rules.at_overtake_partner, rules.declarations, bidder_array, bid_ints, bid_weights, policies, worlds,
-            1 if slow else MATCH_CHUNK)
+    args = (rules.match_target, int(rules.is_classic), flags_of(rules), bidder_array, bid_ints, bid_weights, policies,
+            worlds, 1 if slow else MATCH_CHUNK)
     cap = min(FIRST_CAP, max_deals)
     with numba_threads(threads), Progress(progress, "simulate_matches", n, "matches") as shown:
         blocks = []
@@ -139,8 +139,7 @@ _COLUMN_MAJOR = ("small", "hands", "points", "totals")
 def _run_kernel(seed, ids, positions, cap, args, record):
     """One kernel call: ``(match_out, [rows])`` where ``rows`` holds the deals of the decided
     matches only (``pos``: their ``positions`` in the block, ``deal``: number in the match)."""
-    (target, family, all_no_trumps, undertrump_required, at_overtake_partner, declarations_on, bidders,
-     bid_ints, bid_weights, policies, worlds, chunk_size) = args
+    target, family, flags, bidders, bid_ints, bid_weights, policies, worlds, chunk_size = args
     n = len(ids)
     slots = n * cap
     match_out = np.empty((M_SIZE, n), dtype=np.int64)
@@ -152,9 +151,8 @@ def _run_kernel(seed, ids, positions, cap, args, record):
     shape = (slots, 32) if record else (0, 32)
     seats = np.empty(shape, dtype=np.int8)
     cards = np.empty(shape, dtype=np.int8)
-    play_matches(np.uint64(seed), ids, cap, chunk_size, target, family, all_no_trumps, undertrump_required,
-                 at_overtake_partner, declarations_on, bidders, bid_ints, bid_weights, policies, worlds, record,
-                 match_out, small, hands, points, totals, codes, seats, cards,
+    play_matches(np.uint64(seed), ids, cap, chunk_size, target, family, flags, bidders, bid_ints, bid_weights, policies,
+                 worlds, record, match_out, small, hands, points, totals, codes, seats, cards,
                  SEARCH_TOKEN if is_searching(policies) else None)
     count = np.where(match_out[M_WINNER] >= 0, match_out[M_DEALS], 0)
     keep = (np.arange(cap)[None, :] < count[:, None]).ravel()

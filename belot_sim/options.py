@@ -15,11 +15,12 @@ from __future__ import annotations
 import numpy as np
 
 from .kernels.core.layouts import BIDDER_INTS, BIDDER_WEIGHTS
+from .kernels.core.options import flags_of
 from .registry import MC_PLAYERS, POLICY_CODES
 from .rules import Rules
 
 #: Integer slots set from the rules, not by the user.
-_RULE_SLOTS = ("UNDERTRUMP", "AT_OVERTAKE", "DECLARATIONS")
+_RULE_SLOTS = ("FLAGS",)
 #: Option name → (layout, slot) for every parameter a user may set.
 BIDDER_OPTIONS = {
     **{s.name.lower(): (BIDDER_INTS, s) for s in BIDDER_INTS.slots if s.name not in _RULE_SLOTS},
@@ -57,7 +58,5 @@ def bidder_params(rules: Rules | str | None = None, options: dict | None = None)
         layout, slot = BIDDER_OPTIONS[name]
         arrays[id(layout)][slot.offset] = _option_value(name, value)
     rules = Rules.coerce("bulgarian" if rules is None else rules)
-    ints[BIDDER_INTS["UNDERTRUMP"].offset] = rules.undertrump == "required"
-    ints[BIDDER_INTS["AT_OVERTAKE"].offset] = rules.at_overtake_partner
-    ints[BIDDER_INTS["DECLARATIONS"].offset] = rules.declarations
+    ints[BIDDER_INTS["FLAGS"].offset] = flags_of(rules)
     return ints, weights

@@ -16,6 +16,7 @@ from .cards import SUIT_MASKS
 
 FAMILIES = ("bulgarian", "classic")
 UNDERTRUMP_OPTIONS = ("free", "required")
+DECLARATION_CONTESTS = ("by_category", "single")
 
 
 class Contract(IntEnum):
@@ -144,24 +145,38 @@ class Rules:
     all_no_trumps: bool = True
     #: Points to win a match.
     match_target: int = 151
+    #: Bulgarian: ``"by_category"`` (sequences and carrés resolved apart) or ``"single"`` (one contest
+    #: over every declaration, docs/rules.md §6).
+    declaration_contest: str = "by_category"
+    #: Bulgarian: a made, undoubled contract's trailing side that took points but rounds to 0 gets 1.
+    trailing_point: bool = False
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:
             raise ValueError(f"unknown rule family {self.family!r}: expected one of {FAMILIES}")
         if self.undertrump not in UNDERTRUMP_OPTIONS:
             raise ValueError(f"unknown undertrump option {self.undertrump!r}: expected one of {UNDERTRUMP_OPTIONS}")
-        for name in ("at_overtake_partner", "declarations", "all_no_trumps"):
+        if self.declaration_contest not in DECLARATION_CONTESTS:
+            raise ValueError(f"unknown declaration_contest {self.declaration_contest!r}: expected one of "
+                             f"{DECLARATION_CONTESTS}")
+        for name in ("at_overtake_partner", "declarations", "all_no_trumps", "trailing_point"):
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"rule option {name} must be True or False, got {getattr(self, name)!r}")
         if self.family == "bulgarian" and not self.all_no_trumps:
             raise ValueError("bulgarian rules always allow AT and NT: all_no_trumps must be True")
+        if self.family == "classic" and self.declaration_contest != "by_category":
+            raise ValueError("declaration_contest applies to the bulgarian family: classic declarations are always "
+                             "one contest with the classic order (docs/rules.md §6); leave it 'by_category'")
+        if self.family == "classic" and self.trailing_point:
+            raise ValueError("trailing_point applies to the bulgarian family: classic scores are not rounded")
         target = self.match_target
         if isinstance(target, bool) or not isinstance(target, int) or target <= 0:
             raise ValueError(f"match_target must be a positive integer, got {target!r}")
 
     @classmethod
     def preset(cls, name: str) -> "Rules":
-        """``"bulgarian"`` (the default everywhere) or ``"classic"`` (French Belote)."""
+        """``"bulgarian"`` (the default everywhere), ``"classic"`` (French Belote) or
+        ``"bridge-belot-2001"`` (bulgarian scored as the 2001 Bridge Belot program scores)."""
         try:
             return PRESETS[name.lower()] if isinstance(name, str) else PRESETS[name]
         except KeyError:
@@ -183,6 +198,19 @@ class Rules:
         if unknown:
             raise TypeError(f"unknown rule option(s) {unknown}: known options are {sorted(known)}")
         return dataclasses.replace(self, **changes)
+
+    @property
+    def name(self) -> str:
+        """The preset these rules equal (``"bulgarian"``, ``"classic"``, ``"bridge-belot-2001"``), else
+        ``"<family> (custom)"``."""
+        for preset_name, preset in PRESETS.items():
+            if preset == self:
+                return preset_name
+        return f"{self.family} (custom)"
+
+    def options(self) -> dict:
+        """Every option and its value (the ``Rules(**options)`` that rebuilds these rules)."""
+        return dataclasses.asdict(self)
 
     # --- derived facts the engines read -------------------------------------------------
 
@@ -228,4 +256,6 @@ class Rules:
 
 BULGARIAN = Rules()
 CLASSIC = Rules(family="classic", declarations=False, all_no_trumps=False, match_target=1000)
-PRESETS = {"bulgarian": BULGARIAN, "classic": CLASSIC}
+#: The 2001 "Bridge Belot" program's scoring: one declaration contest and a trailing point.
+BRIDGE_BELOT_2001 = BULGARIAN.replace(declaration_contest="single", trailing_point=True)
+PRESETS = {"bulgarian": BULGARIAN, "classic": CLASSIC, "bridge-belot-2001": BRIDGE_BELOT_2001}

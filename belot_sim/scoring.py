@@ -99,9 +99,11 @@ def score_deal(
     """Match points of one deal from the two teams' raw totals.
 
     Bulgarian (docs/rules.md §7): raw totals include trick points, declarations, belots and
-    valat.  Classic (§8): raw totals include trick points (capot: 252), declarations and
-    belote; the keywords ``belot=(bidding, defenders)``, ``declared=(bidding, defenders)``
-    and ``capot`` ("bidding", "defenders" or None) give what an inside or litige deal needs.
+    valat; with ``rules.trailing_point`` a made, undoubled contract's defenders who took points but
+    round to 0 get 1 match point from the bidders.  Classic (§8): raw totals include trick points
+    (capot: 252), declarations and belote; the keywords ``belot=(bidding, defenders)``,
+    ``declared=(bidding, defenders)`` and ``capot`` ("bidding", "defenders" or None) give what an
+    inside or litige deal needs.
     """
     rules = Rules.coerce(rules)
     contract = Contract.coerce(contract)
@@ -109,10 +111,11 @@ def score_deal(
     check_multiplier(multiplier, rules)
     if rules.is_classic:
         return _score_classic(bidding_raw, defenders_raw, belot, declared, capot)
-    return _score_bulgarian(contract, bidding_raw, defenders_raw, multiplier)
+    return _score_bulgarian(contract, bidding_raw, defenders_raw, multiplier, rules.trailing_point)
 
 
-def _score_bulgarian(contract: Contract, bidding: int, defenders: int, multiplier: int) -> DealScore:
+def _score_bulgarian(contract: Contract, bidding: int, defenders: int, multiplier: int,
+                     trailing_point: bool = False) -> DealScore:
     if multiplier > 1:
         whole = round_total(bidding + defenders, contract) * multiplier
         if bidding > defenders:
@@ -121,7 +124,11 @@ def _score_bulgarian(contract: Contract, bidding: int, defenders: int, multiplie
             return DealScore("inside", 0, whole, 0)
         return DealScore("hanging", 0, 0, whole)
     if bidding > defenders:
-        return DealScore("made", round_pair(bidding, defenders, contract), round_pair(defenders, bidding, contract), 0)
+        made, trailing = round_pair(bidding, defenders, contract), round_pair(defenders, bidding, contract)
+        if trailing_point and defenders > 0 and trailing == 0 and made > 0:
+            # the trailing point: the side that took points but rounds to 0 gets one of the other's
+            made, trailing = made - 1, 1
+        return DealScore("made", made, trailing, 0)
     if bidding < defenders:
         return DealScore("inside", 0, round_total(bidding + defenders, contract), 0)
     # Hanging: on the tie digit the defenders round down and the hanging points round up.

@@ -17,6 +17,7 @@ from .frames import call_frame, categorize, deal_columns, join_blocks, play_fram
 from .kernels.batch.rollout import rollout
 from .kernels.core.auction_rules import MAX_CALLS
 from .kernels.core.layouts import D_CALLS, D_DEALER, D_OUTCOME, D_SIZE, P_SIZE
+from .kernels.core.options import flags_of
 from .kernels.core.scoring import VOID
 from .options import bidder_params
 from .progress import Progress
@@ -184,9 +185,8 @@ def run_deals(plan: DealPlan, start: int, n: int) -> list[pd.DataFrame]:
     play_card = np.empty(shape, dtype=np.int8)
     call_codes = np.zeros((n if auction else 0, MAX_CALLS), dtype=np.int8)
     rollout(np.uint64(plan.seed), start, n, plan.contracts, plan.random_contract, len(rules.contracts),
-            plan.declarer, plan.multiplier, int(rules.is_classic), rules.undertrump == "required",
-            rules.at_overtake_partner, rules.declarations, plan.policies, plan.worlds, plan.plays, plan.bidders,
-            plan.bid_ints, plan.bid_weights, rules.all_no_trumps, small, hands, points, play_seat, play_card,
+            plan.declarer, plan.multiplier, int(rules.is_classic), flags_of(rules), plan.policies, plan.worlds,
+            plan.plays, plan.bidders, plan.bid_ints, plan.bid_weights, small, hands, points, play_seat, play_card,
             call_codes, plan.search_token())
     deal_id = np.arange(start, start + n, dtype=np.int64)
     # copy=False: the columns are fresh arrays owned by this frame; copying them would cost

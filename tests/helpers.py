@@ -22,6 +22,7 @@ RULE_SETS = {
     "bulgarian": bs.BULGARIAN,
     "bulgarian-strict": bs.BULGARIAN.replace(undertrump="required", at_overtake_partner=False),
     "bulgarian-no-declarations": bs.BULGARIAN.replace(declarations=False),
+    "bridge-belot-2001": bs.BRIDGE_BELOT_2001,
     "classic": bs.CLASSIC,
     "classic-all": bs.CLASSIC.replace(all_no_trumps=True, declarations=True, undertrump="required"),
 }

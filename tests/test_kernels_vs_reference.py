@@ -60,6 +60,10 @@ def test_bit_helpers_match_python():
             assert bits._nth_card_portable(x, n) == index  # the path for CPUs without BMI2
 
 
+#: The three ways declarations are resolved: by category, single contest, classic.
+DECLARATION_RULES = (bs.BULGARIAN, bs.BRIDGE_BELOT_2001, bs.CLASSIC.replace(declarations=True, all_no_trumps=True))
+
+
 def test_declarations_match_reference_on_random_hands():
     rng = random.Random(5)
     for _ in range(3000):
@@ -67,11 +71,12 @@ def test_declarations_match_reference_on_random_hands():
         rng.shuffle(pack)
         hands = [sum(1 << c for c in pack[8 * s:8 * s + 8]) for s in range(4)]
         contract = bs.Contract(rng.randrange(6))
-        for rules in (bs.BULGARIAN, bs.CLASSIC.replace(declarations=True, all_no_trumps=True)):
+        for rules in DECLARATION_RULES:
             per_seat = [ref.find_declarations(h) for h in hands]
             expected = ref.resolve_declarations(per_seat, contract, rules)
             if rules.declarations_allowed(contract):
-                got = kdecl.declared_points(*hands, int(contract), rules.is_classic)
+                got = kdecl.declared_points(*hands, int(contract), rules.is_classic,
+                                            rules.declaration_contest == "single")
                 assert tuple(int(v) for v in got) == expected
 
 
@@ -95,11 +100,13 @@ def test_declarations_match_reference_on_rich_hands():
                         hands[seat] ^= (1 << c_from) | (1 << c_to)
                         hands[0] ^= (1 << c_from) | (1 << c_to)
         for contract in bs.Contract:
-            for rules in (bs.BULGARIAN, bs.CLASSIC.replace(declarations=True, all_no_trumps=True)):
+            for rules in DECLARATION_RULES:
                 if not rules.declarations_allowed(contract):
                     continue
                 expected = ref.resolve_declarations([ref.find_declarations(h) for h in hands], contract, rules)
-                assert tuple(int(v) for v in kdecl.declared_points(*hands, int(contract), rules.is_classic)) == expected
+                got = kdecl.declared_points(*hands, int(contract), rules.is_classic,
+                                            rules.declaration_contest == "single")
+                assert tuple(int(v) for v in got) == expected
 
 
 def test_kernel_scoring_matches_python_scoring():
@@ -110,10 +117,11 @@ def test_kernel_scoring_matches_python_scoring():
         b, d = rng.randrange(0, 400), rng.randrange(0, 400)
         if rng.random() < 0.2:
             d = b
-        expected = bs.score_deal(contract, b, d, multiplier)
-        outcome, sb, sd, hanging = kscore.score_bulgarian(int(contract), b, d, multiplier)
-        assert (kscore.OUTCOME_NAMES[outcome], sb, sd, hanging) == \
-            (expected.outcome, expected.bidding, expected.defenders, expected.hanging)
+        for rules in (bs.BULGARIAN, bs.BRIDGE_BELOT_2001):
+            expected = bs.score_deal(contract, b, d, multiplier, rules)
+            outcome, sb, sd, hanging = kscore.score_bulgarian(int(contract), b, d, multiplier, rules.trailing_point)
+            assert (kscore.OUTCOME_NAMES[outcome], sb, sd, hanging) == \
+                (expected.outcome, expected.bidding, expected.defenders, expected.hanging)
         belot = (rng.choice([0, 20]), rng.choice([0, 20]))
         declared = (rng.choice([0, 20, 50]), rng.choice([0, 20, 100]))
         capot = rng.choice([None, "defenders"])

@@ -141,7 +141,8 @@ def test_unconstrained_layouts_are_uniform():
 
 def _scoring_declaration_cards(hands, contract, rules) -> list[int]:
     per_seat = [ref.find_declarations(h) for h in hands]
-    categories = [None] if rules.is_classic else ["sequence", "carre"]
+    one_contest = rules.is_classic or rules.declaration_contest == "single"
+    categories = [None] if one_contest else ["sequence", "carre"]
     shown = [0, 0, 0, 0]
     for kind in categories:
         chosen = [[d for d in decls if kind is None or d.kind == kind] for decls in per_seat]
@@ -157,13 +158,14 @@ def test_shown_declaration_cards_match_the_reference():
     rng = random.Random(12)
     seen = 0
     for i in range(3000):
-        rules = bs.BULGARIAN if i % 2 else bs.CLASSIC.replace(declarations=True)
+        rules = (bs.BULGARIAN, bs.CLASSIC.replace(declarations=True), bs.BRIDGE_BELOT_2001)[i % 3]
         pack = list(range(32))
         rng.shuffle(pack)
         hands = [sum(1 << c for c in pack[8 * s:8 * s + 8]) for s in range(4)]
         contract = rng.choice([c for c in rules.contracts if str(c) != "NT"])
         out = np.zeros(4, dtype=np.int64)
-        shown_cards(np.array(hands, dtype=np.int64), int(contract), rules.is_classic, out)
+        shown_cards(np.array(hands, dtype=np.int64), int(contract), rules.is_classic,
+                    rules.declaration_contest == "single", out)
         expected = _scoring_declaration_cards(hands, contract, rules)
         assert [int(x) for x in out] == expected, (hands, contract)
         seen += any(expected)

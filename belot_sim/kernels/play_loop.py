@@ -12,6 +12,7 @@ from numba.extending import overload
 
 from .core.declarations import shown_cards
 from .core.layouts import C_SIZE, S_SIZE, S_WORLDS, V_KNOWN, V_SIZE
+from .core.options import AT_OVERTAKE, DECLARATIONS, SINGLE_CONTEST, UNDERTRUMP
 from .core.play import beats, belot_cards, legal_mask
 from .core.rng import halves, next_u64
 from .core.scoring import score_play
@@ -68,23 +69,19 @@ def _search_card_impl(policy, legal, r32, hands, seat, view, family, ctx, tt, sc
     return impl
 
 
-def dd_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
-            declarations_on, ctx, tt, scratch):
+def dd_deal(hands, dealer, contract, declarer, multiplier, family, flags, ctx, tt, scratch):
     """``(decided, result)``: a deal with every seat ``dd`` from one solve (:func:`.policies.all_dd.minimax_result`);
     callable from kernels only."""
     raise NotImplementedError("dd_deal is compiled into the kernels (see _dd_deal_impl)")
 
 
 @overload(dd_deal)
-def _dd_deal_impl(hands, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
-                  declarations_on, ctx, tt, scratch):
+def _dd_deal_impl(hands, dealer, contract, declarer, multiplier, family, flags, ctx, tt, scratch):
     # Imported when typed, as search_card: only kernels with a searching player compile the solver.
     from .policies.all_dd import minimax_result
 
-    def impl(hands, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
-             declarations_on, ctx, tt, scratch):
-        return minimax_result(hands, dealer, contract, declarer, multiplier, family, undertrump_required,
-                              at_overtake_partner, declarations_on, ctx, tt, scratch)
+    def impl(hands, dealer, contract, declarer, multiplier, family, flags, ctx, tt, scratch):
+        return minimax_result(hands, dealer, contract, declarer, multiplier, family, flags, ctx, tt, scratch)
 
     return impl
 
@@ -101,10 +98,9 @@ def no_at_belot(hands):
 
 
 @njit(cache=True)
-def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
-              declarations_on, policies, rng, belot_open, view, record, play_seat, play_card, ctx, tt, scratch,
-              search):
-    """Play one deal from ``hands`` (modified).
+def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, policies, rng, belot_open, view, record,
+              play_seat, play_card, ctx, tt, scratch, search):
+    """Play one deal from ``hands`` (modified) under the rule options ``flags`` (:mod:`.core.options`).
 
     ``search``: ``None`` when no seat uses a searching player (``dd``/``pimc``), else any array.
     Numba prunes the searching players for ``None`` before typing and never compiles the solver
@@ -126,10 +122,11 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
         if all_dd and not record and (contract != AT or no_at_belot(hands)):
             # Every seat double-dummy: one minimax solve gives the same result as playing the
             # cards one by one, whenever that is exact (policies/all_dd.py).
-            decided, result = dd_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required,
-                                      at_overtake_partner, declarations_on, ctx, tt, scratch)
+            decided, result = dd_deal(hands, dealer, contract, declarer, multiplier, family, flags, ctx, tt, scratch)
             if decided:
                 return (rng,) + result
+    undertrump_required = (flags & UNDERTRUMP) != 0
+    at_overtake_partner = (flags & AT_OVERTAKE) != 0
     initial0, initial1, initial2, initial3 = hands[0], hands[1], hands[2], hands[3]
     for seat in range(4):
         belot_open[seat] = belot_cards(hands[seat], contract) if contract != NT else 0
@@ -209,12 +206,12 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
         leader = winner
         if needs_view:
             next_trick(view)
-        if needs_known and trick == 0 and declarations_on and contract != NT:
+        if needs_known and trick == 0 and flags & DECLARATIONS and contract != NT:
             # The declarations the scoring team announced are shown during the first trick.
             initial = np.empty(4, dtype=np.int64)
             initial[0], initial[1], initial[2], initial[3] = initial0, initial1, initial2, initial3
             shown = np.empty(4, dtype=np.int64)
-            shown_cards(initial, contract, family == 1, shown)
+            shown_cards(initial, contract, family == 1, (flags & SINGLE_CONTEST) != 0, shown)
             for s in range(4):
                 view[V_KNOWN + s] |= shown[s]
     if leader & 1:  # the last trick's winner leads "next"
@@ -223,5 +220,5 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_
         points0 += LAST_TRICK
     mult = TRICK_MULT[family, contract]
     valat = 0 if tricks0 == 8 else 1 if tricks0 == 0 else -1
-    return (rng,) + score_play(initial0, initial1, initial2, initial3, contract, declarer, multiplier, family,
-                               declarations_on, points0 * mult, points1 * mult, belot0, belot1, valat)
+    return (rng,) + score_play(initial0, initial1, initial2, initial3, contract, declarer, multiplier, family, flags,
+                               points0 * mult, points1 * mult, belot0, belot1, valat)

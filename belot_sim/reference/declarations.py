@@ -6,6 +6,10 @@ Choices where the rule pages are silent (docs/rules.md §12):
 * Bulgarian sequences compare by length (a 6-card run beats a 5-card run although both
   score 100 as one quint), then by top card; classic compares points first.
 * Classic, two carrés of equal points: the higher rank in the order J 9 A T K Q wins.
+
+With ``declaration_contest="single"`` (bulgarian) all declarations of both teams meet in one
+contest: points first, then kind (carré > quint > quarte > tierce), then the top card (carrés
+A > 10 > K > Q, sequences by their top rank; length does not count among quints).
 """
 
 from __future__ import annotations
@@ -69,6 +73,17 @@ def _carre_key(d: Declaration) -> int:
     return int(TRUMP_STRENGTH_BY_RANK[d.rank])
 
 
+#: The single contest's order of carré ranks of equal points (J and 9 differ in points).
+_SINGLE_CARRE_ORDER = {"Q": 0, "K": 1, "T": 2, "A": 3}
+
+
+def _single_key(d: Declaration) -> tuple:
+    """Points, then kind (tierce 0, quarte 1, quint 2, carré 3), then the top card."""
+    if d.kind == "carre":
+        return (d.points, 3, _SINGLE_CARRE_ORDER.get(RANKS[d.rank], 0))
+    return (d.points, min(d.length, 5) - 3, d.rank)
+
+
 def _best_team(keys: list[tuple | None]) -> int | None:
     """Team (0/1) whose best key is strictly higher, or None when absent on both sides or equal."""
     k0, k1 = keys
@@ -100,6 +115,8 @@ def resolve_declarations(per_seat: list[list[Declaration]], contract: Contract |
     contract, rules = Contract.coerce(contract), Rules.coerce(rules)
     if not rules.declarations_allowed(contract):
         return (0, 0)
+    if rules.declaration_contest == "single":
+        return tuple(_score_category(per_seat, _single_key))
     if rules.is_classic:
         def classic_key(d: Declaration) -> tuple:
             if d.kind == "carre":

@@ -8,6 +8,7 @@ from numba import njit
 
 from ..bidding.auction_loop import run_auction_params
 from ..core.dealing import TURNED_CARD, auction_hands, classic_final_hands, hands_from_pack
+from ..core.options import ALL_NO_TRUMPS
 from ..core.layouts import (A_SIZE, D_CALLS, D_CONTRACT, D_DEALER, D_DECLARER, D_MULTIPLIER, D_OUTCOME, D_VALAT,
                             P_BELOT0, P_BELOT1, P_DECLARED0, P_DECLARED1, P_HANGING, P_RAW0, P_RAW1, P_SCORE0, P_SCORE1,
                             P_TRICK_POINTS0, P_TRICK_POINTS1, R_BELOT0, R_BELOT1, R_DECLARED0, R_DECLARED1, R_HANGING,
@@ -52,9 +53,9 @@ def store_result(small_out, points_out, i, dealer, contract, declarer, multiplie
 
 
 @njit(cache=True)
-def auction_and_play(seed, deal_id, dealer, pack, family, all_no_trumps, undertrump_required, at_overtake_partner,
-                     declarations_on, bidders, bid_ints, bid_weights, policies, hands5, hands, auction_state, calls,
-                     belot_open, view, record, play_seat, play_card, ctx, tt, scratch, search):
+def auction_and_play(seed, deal_id, dealer, pack, family, flags, bidders, bid_ints, bid_weights, policies, hands5,
+                     hands, auction_state, calls, belot_open, view, record, play_seat, play_card, ctx, tt, scratch,
+                     search):
     """A whole deal from a shuffled ``pack``: the auction on the 5-card hands (docs/rules.md §3, §4),
     then, unless everybody passed, the 8-card hands and the play.
 
@@ -70,7 +71,8 @@ def auction_and_play(seed, deal_id, dealer, pack, family, all_no_trumps, undertr
     turned = pack[TURNED_CARD] if family == 1 else -1
     arng = stream_start(seed, deal_id, AUCTION_STREAM)
     arng, contract, declarer, multiplier, n_calls = run_auction_params(
-        hands5, dealer, family, all_no_trumps, turned, bidders, arng, auction_state, calls, bid_ints, bid_weights)
+        hands5, dealer, family, (flags & ALL_NO_TRUMPS) != 0, turned, bidders, arng, auction_state, calls, bid_ints,
+        bid_weights)
     rng = stream_start(seed, deal_id, PLAY_STREAM)
     if contract < 0:
         for s in range(4):
@@ -83,7 +85,6 @@ def auction_and_play(seed, deal_id, dealer, pack, family, all_no_trumps, undertr
     if search is not None:
         start_deal(scratch, stream_start(seed, deal_id, WORLD_STREAM))
     played = hands.copy()
-    r = play_deal(played, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
-                  declarations_on, policies, rng, belot_open, view, record, play_seat, play_card, ctx, tt, scratch,
-                  search)
+    r = play_deal(played, dealer, contract, declarer, multiplier, family, flags, policies, rng, belot_open, view,
+                  record, play_seat, play_card, ctx, tt, scratch, search)
     return contract, declarer, multiplier, n_calls, r

@@ -28,9 +28,8 @@ def deal_layout(seed, sample, fixed, pool, hands):
 
 
 @njit(cache=True, parallel=True)
-def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, multiplier, family,
-                     undertrump_required, at_overtake_partner, declarations_on, policies, worlds, small_out,
-                     hands_out, points_out, search):
+def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, multiplier, family, flags, policies,
+                     worlds, small_out, hands_out, points_out, search):
     """Play layouts ``start .. start+n-1`` (see :func:`deal_layout`) once per contract of
     ``contracts``; row ``i * len(contracts) + k`` is layout ``start + i`` under ``contracts[k]``.
 
@@ -66,18 +65,18 @@ def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, m
                     hands_out[s, row] = hands[s]
                 if search is not None:
                     start_deal(scratch, stream_start(seed, layout, WORLD_STREAM))
-                r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, undertrump_required,
-                              at_overtake_partner, declarations_on, policies, stream_start(seed, layout, PLAY_STREAM),
-                              belot_open, view, False, no_record, no_record, ctx, tt, scratch, search)
+                r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, flags, policies,
+                              stream_start(seed, layout, PLAY_STREAM), belot_open, view, False, no_record, no_record,
+                              ctx, tt, scratch, search)
                 store_result(small_out, points_out, row, dealer, contracts[k], declarer, multiplier, 0, r)
 
 
 @njit(cache=True)
-def bulgarian_scores(contracts, raw_bidding, raw_defenders, multiplier, out):
+def bulgarian_scores(contracts, raw_bidding, raw_defenders, multiplier, trailing_point, out):
     """Match points ``(bidding, defenders, hanging)`` per row under ``multiplier`` into ``out``
     (int64[3, rows]): the doubled/redoubled value of the same play."""
     for i in range(len(contracts)):
-        _, b, d, h = score_bulgarian(contracts[i], raw_bidding[i], raw_defenders[i], multiplier)
+        _, b, d, h = score_bulgarian(contracts[i], raw_bidding[i], raw_defenders[i], multiplier, trailing_point)
         out[0, i] = b
         out[1, i] = d
         out[2, i] = h

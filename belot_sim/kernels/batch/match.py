@@ -85,8 +85,8 @@ def match_after_deal(total0, total1, target, carried, outcome, declarer, score0,
 
 
 @njit(cache=True, parallel=True)
-def play_matches(seed, match_ids, cap, chunk_size, target, family, all_no_trumps, undertrump_required,
-                 at_overtake_partner, declarations_on, bidders, bid_ints, bid_weights, policies, worlds, record,
+def play_matches(seed, match_ids, cap, chunk_size, target, family, flags, bidders, bid_ints, bid_weights, policies,
+                 worlds, record,
                  match_out, small_out, hands_out, points_out, totals_out, calls_out, play_seat_out, play_card_out,
                  search):
     """Play the matches ``match_ids`` (int64[n]); each gets ``cap`` deal slots in the outputs.
@@ -123,9 +123,8 @@ def play_matches(seed, match_ids, cap, chunk_size, target, family, all_no_trumps
                 seats = play_seat_out[slot] if record else no_record
                 cards = play_card_out[slot] if record else no_record
                 contract, declarer, multiplier, n_calls, r = auction_and_play(
-                    seed, deal_id, dealer, pack, family, all_no_trumps, undertrump_required, at_overtake_partner,
-                    declarations_on, bidders, bid_ints, bid_weights, policies, hands5, hands, auction_state,
-                    calls_out[slot], belot_open, view, record, seats, cards, ctx, tt, scratch, search)
+                    seed, deal_id, dealer, pack, family, flags, bidders, bid_ints, bid_weights, policies, hands5, hands,
+                    auction_state, calls_out[slot], belot_open, view, record, seats, cards, ctx, tt, scratch, search)
                 total0, total1, match_target, carried, winner = match_after_deal(
                     total0, total1, match_target, carried, r[R_OUTCOME], declarer, r[R_SCORE0], r[R_SCORE1],
                     r[R_HANGING], r[R_VALAT], family)

@@ -22,10 +22,9 @@ SEARCH_CHUNK = 4  # the same with a searching player (a deal costs milliseconds:
 
 
 @njit(cache=True, parallel=True)
-def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_declarer, multiplier, family,
-            undertrump_required, at_overtake_partner, declarations_on, policies, worlds, record,
-            bidders, bid_ints, bid_weights, all_no_trumps,
-            small_out, hands_out, points_out, play_seat_out, play_card_out, calls_out, search):
+def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_declarer, multiplier, family, flags,
+            policies, worlds, record, bidders, bid_ints, bid_weights, small_out, hands_out, points_out, play_seat_out,
+            play_card_out, calls_out, search):
     """Play deals ``start .. start+n-1`` into column-major outputs.
 
     With ``bidders`` (int64[4]) the contract, declarer and multiplier come from an auction between the
@@ -33,6 +32,7 @@ def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_decla
     outcome ``VOID``) and ``calls_out[i]`` (int8[MAX_CALLS]) receives deal ``i``'s calls.  Without
     it the contract of deal ``d`` is ``contracts[d % len(contracts)]``, or uniform over the first
     ``n_contracts`` when ``random_contract``; declarer ``fixed_declarer``, or uniform when -1.
+    ``flags``: the rule options (:mod:`belot_sim.kernels.core.options`).
     ``small_out`` int8[D_SIZE, n] and ``points_out`` int16[P_SIZE, n]: rows as
     :data:`~belot_sim.kernels.core.layouts.DEAL_SMALL` / ``DEAL_POINTS``; ``hands_out`` uint32[4, n];
     ``play_*_out`` int8[n, 32] when ``record``.
@@ -71,15 +71,14 @@ def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_decla
                     hands_out[s, i] = hands[s]
                 if searching:
                     start_deal(scratch, stream_start(seed, deal_id, WORLD_STREAM))
-                r = play_deal(hands, dealer, contract, declarer, multiplier, family, undertrump_required,
-                              at_overtake_partner, declarations_on, policies, stream_start(seed, deal_id, PLAY_STREAM),
-                              belot_open, view, record, seats, cards, ctx, tt, scratch, search)
+                r = play_deal(hands, dealer, contract, declarer, multiplier, family, flags, policies,
+                              stream_start(seed, deal_id, PLAY_STREAM), belot_open, view, record, seats, cards, ctx, tt,
+                              scratch, search)
             else:
                 contract, declarer, deal_multiplier, n_calls, r = auction_and_play(
-                    seed, deal_id, dealer, pack, family, all_no_trumps, undertrump_required, at_overtake_partner,
-                    declarations_on, bidders, bid_ints, bid_weights, policies, hands5, hands, auction_state,
-                    calls_out[i] if len(calls_out) else no_calls, belot_open, view, record, seats, cards, ctx, tt,
-                    scratch, search)
+                    seed, deal_id, dealer, pack, family, flags, bidders, bid_ints, bid_weights, policies, hands5, hands,
+                    auction_state, calls_out[i] if len(calls_out) else no_calls, belot_open, view, record, seats, cards,
+                    ctx, tt, scratch, search)
                 for s in range(4):
                     hands_out[s, i] = hands[s]
             store_result(small_out, points_out, i, dealer, contract, declarer, deal_multiplier, n_calls, r)

@@ -26,8 +26,8 @@ from numba import njit
 
 from ..core.auction_rules import DOUBLE, PASS, REDOUBLE
 from ..core.dealing import fill_hands
-from ..core.layouts import (A_CONTRACT, A_DEALER, A_DECLARER, A_MULTIPLIER, A_N_CALLS, BI_AT_OVERTAKE, BI_DECLARATIONS,
-                            BI_MC_PLAYER, BI_MC_SAMPLES, BI_UNDERTRUMP, BW_MC_DOUBLE, BW_MC_REDOUBLE, BW_MC_THRESHOLD,
+from ..core.layouts import (A_CONTRACT, A_DEALER, A_DECLARER, A_MULTIPLIER, A_N_CALLS, BI_FLAGS,
+                            BI_MC_PLAYER, BI_MC_SAMPLES, BW_MC_DOUBLE, BW_MC_REDOUBLE, BW_MC_THRESHOLD,
                             R_OUTCOME, R_SCORE0, R_SCORE1)
 from ..core.rng import MC_STREAM, next_u64, stream_start
 from ..core.scoring import MADE
@@ -41,9 +41,7 @@ def mc_call(legal, r32, hand5, seat, state, family, turned_card, ints, weights):
     """The ``mc`` bidder's call (see the module docstring); arguments as :func:`.choose.choose_call`."""
     samples = ints[BI_MC_SAMPLES]
     policy = ints[BI_MC_PLAYER]
-    under = ints[BI_UNDERTRUMP] == 1
-    atop = ints[BI_AT_OVERTAKE] == 1
-    declarations_on = ints[BI_DECLARATIONS] == 1
+    flags = ints[BI_FLAGS]
     holder = state[A_DECLARER]
     partner_holds = holder >= 0 and ((holder ^ seat) & 1) == 0
     candidates = 0  # contracts to evaluate with this seat as declarer
@@ -80,7 +78,7 @@ def mc_call(legal, r32, hand5, seat, state, family, turned_card, ints, weights):
                 contract, declarer, multiplier = state[A_CONTRACT], holder, state[A_MULTIPLIER]
             for s in range(4):
                 played[s] = hands[s]
-            r = play_deal(played, dealer, contract, declarer, multiplier, family, under, atop, declarations_on,
+            r = play_deal(played, dealer, contract, declarer, multiplier, family, flags,
                                 policies, play_seed, belot_open, view, False, no_record, no_record, ctx, tt,
                                 scratch, None)  # mc plays with non-searching players only
             if r[R_OUTCOME] == MADE:

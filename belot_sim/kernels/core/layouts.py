@@ -202,9 +202,7 @@ MAX_GEN = (1 << 23) - 1
 BIDDER_INTS = Layout("BI_", np.int64, "integer bidder parameters", (
     ("MC_SAMPLES", 1, "mc: layouts per candidate call", 32),
     ("MC_PLAYER", 1, "mc: policy code that plays the layouts (random/easy/normal/hard)", 3),
-    ("UNDERTRUMP", 1, "the deal's rule option, for mc's playouts: 1 when undertrumping is required", 0),
-    ("AT_OVERTAKE", 1, "the deal's rule option: 1 when AT followers must beat partner too", 1),
-    ("DECLARATIONS", 1, "the deal's rule option: 1 when declarations count", 1),
+    ("FLAGS", 1, "the deal's rule options (kernels/core/options.py), for mc's playouts", 0b100110),
 ))
 
 BIDDER_WEIGHTS = Layout("BW_", np.float64, "bidder weights and thresholds", (

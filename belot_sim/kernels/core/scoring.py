@@ -5,6 +5,7 @@ from __future__ import annotations
 from numba import njit
 
 from .declarations import declared_points
+from .options import DECLARATIONS, SINGLE_CONTEST, TRAILING_POINT
 from .tables import AT, CLASSIC_TOTAL, NT, VALAT
 
 MADE, HANGING, INSIDE, VOID = 0, 1, 2, 3
@@ -35,8 +36,9 @@ def round_pair(points, other, contract):
 
 
 @njit(cache=True)
-def score_bulgarian(contract, bidding, defenders, multiplier):
-    """``(outcome, bidding_points, defenders_points, hanging)`` in match points."""
+def score_bulgarian(contract, bidding, defenders, multiplier, trailing_point):
+    """``(outcome, bidding_points, defenders_points, hanging)`` in match points (``trailing_point``:
+    the option of that name, docs/rules.md §7)."""
     if multiplier > 1:
         whole = round_total(bidding + defenders, contract) * multiplier
         if bidding > defenders:
@@ -45,7 +47,11 @@ def score_bulgarian(contract, bidding, defenders, multiplier):
             return INSIDE, 0, whole, 0
         return HANGING, 0, 0, whole
     if bidding > defenders:
-        return MADE, round_pair(bidding, defenders, contract), round_pair(defenders, bidding, contract), 0
+        made = round_pair(bidding, defenders, contract)
+        trailing = round_pair(defenders, bidding, contract)
+        if trailing_point and defenders > 0 and trailing == 0 and made > 0:
+            return MADE, made - 1, 1, 0
+        return MADE, made, trailing, 0
     if bidding < defenders:
         return INSIDE, 0, round_total(bidding + defenders, contract), 0
     if defenders % 10 == _tie_digit(contract):  # defenders round down, hanging points up
@@ -64,18 +70,20 @@ def score_classic(bidding, defenders, belot_b, belot_d, declared_both, defenders
 
 
 @njit(cache=True)
-def score_play(initial0, initial1, initial2, initial3, contract, declarer, multiplier, family, declarations_on,
+def score_play(initial0, initial1, initial2, initial3, contract, declarer, multiplier, family, flags,
                points0, points1, belot0, belot1, valat):
     """Score a played deal (docs/rules.md §7/§8) from its trick points (last trick and NT doubling
-    included), belots and valat team (-1 none), adding the declarations of the initial hands.
+    included), belots and valat team (-1 none), adding the declarations of the initial hands;
+    ``flags``: the rule options (:mod:`.options`).
 
     Returns ``(trick_points0, trick_points1, declared0, declared1, belot0, belot1, valat, raw0, raw1,
     outcome, score0, score1, hanging)``.
     """
     declared0 = 0
     declared1 = 0
-    if declarations_on and contract != NT:
-        declared0, declared1 = declared_points(initial0, initial1, initial2, initial3, contract, family == 1)
+    if flags & DECLARATIONS and contract != NT:
+        declared0, declared1 = declared_points(initial0, initial1, initial2, initial3, contract, family == 1,
+                                               (flags & SINGLE_CONTEST) != 0)
     raw0 = points0 + declared0 + belot0 + (VALAT if valat == 0 else 0)
     raw1 = points1 + declared1 + belot1 + (VALAT if valat == 1 else 0)
     bidding_team = declarer & 1
@@ -84,7 +92,8 @@ def score_play(initial0, initial1, initial2, initial3, contract, declarer, multi
     else:
         raw_b, raw_d, belot_b, belot_d = raw1, raw0, belot1, belot0
     if family == 0:
-        outcome, score_b, score_d, hanging = score_bulgarian(contract, raw_b, raw_d, multiplier)
+        outcome, score_b, score_d, hanging = score_bulgarian(contract, raw_b, raw_d, multiplier,
+                                                             (flags & TRAILING_POINT) != 0)
     else:
         defenders_capot = valat >= 0 and valat != bidding_team
         outcome, score_b, score_d, hanging = score_classic(raw_b, raw_d, belot_b, belot_d, declared0 + declared1,

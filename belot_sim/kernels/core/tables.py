@@ -67,6 +67,22 @@ SEQUENCE_POINTS = np.array([0, 0, 0, 20, 50, 100, 100, 100, 100], dtype=np.int64
 
 
 
+#: Bulgarian single contest (``declaration_contest="single"``, docs/rules.md §6): declarations compare by
+#: points, then kind (tierce < quarte < quint < carré), then the top card: a carré's rank in the order
+#: Q < K < 10 < A (J and 9 are decided by points), a sequence's top rank in 7 .. A order.
+SINGLE_KIND_CARRE = 3
+SINGLE_CARRE_RANK = np.array([0, 0, 0, 2, 0, 0, 1, 3], dtype=np.int64)  # 7 8 9 T J Q K A
+
+
+def _single_key(points: int, kind: int, rank: int) -> int:
+    return (points * 4 + kind) * 8 + rank
+
+
+def _sequence_kind(length: int) -> int:
+    """0 tierce, 1 quarte, 2 quint (5 to 8 cards)."""
+    return min(length, 5) - 3
+
+
 def _classic_key(points: int, is_carre: int, length: int, rank: int) -> int:
     """Classic declaration order without the trump bit: points, carré over sequence, longer,
     higher rank (carré: J 9 A T K Q; sequence: top card).  The kernels append the trump bit."""
@@ -75,10 +91,11 @@ def _classic_key(points: int, is_carre: int, length: int, rank: int) -> int:
 
 def _run_tables():
     """Per 8-bit rank pattern of one suit: sequence points, bulgarian best key, classic best key,
-    and the ranks that are part of a sequence."""
+    single-contest best key, and the ranks that are part of a sequence."""
     points = np.zeros(256, dtype=np.int64)
     key = np.full(256, -1, dtype=np.int64)
     classic = np.full(256, -1, dtype=np.int64)
+    single = np.full(256, -1, dtype=np.int64)
     cards = np.zeros(256, dtype=np.int64)
     for pattern in range(256):
         rank = 0
@@ -94,16 +111,20 @@ def _run_tables():
                 points[pattern] += SEQUENCE_POINTS[length]
                 key[pattern] = max(key[pattern], length * 8 + top)
                 classic[pattern] = max(classic[pattern], _classic_key(int(SEQUENCE_POINTS[length]), 0, length, top))
+                single[pattern] = max(single[pattern], _single_key(int(SEQUENCE_POINTS[length]), _sequence_kind(length),
+                                                                   top))
                 cards[pattern] |= ((1 << length) - 1) << rank
             rank += length
-    return points, key, classic, cards
+    return points, key, classic, single, cards
 
 
 def _carre_tables():
-    """Per 8-bit pattern of ranks held in all four suits: carré points, best strength, classic key."""
+    """Per 8-bit pattern of ranks held in all four suits: carré points, best strength, classic key,
+    single-contest key."""
     points = np.zeros(256, dtype=np.int64)
     key = np.full(256, -1, dtype=np.int64)
     classic = np.full(256, -1, dtype=np.int64)
+    single = np.full(256, -1, dtype=np.int64)
     for pattern in range(256):
         for rank in range(2, 8):  # four 7s / 8s are no declaration
             if pattern >> rank & 1:
@@ -111,18 +132,20 @@ def _carre_tables():
                 key[pattern] = max(key[pattern], CARRE_STRENGTH[rank])
                 classic[pattern] = max(classic[pattern], _classic_key(int(CARRE_POINTS[rank]), 1, 0,
                                                                       int(CARRE_STRENGTH[rank])))
-    return points, key, classic
+                single[pattern] = max(single[pattern], _single_key(int(CARRE_POINTS[rank]), SINGLE_KIND_CARRE,
+                                                                   int(SINGLE_CARRE_RANK[rank])))
+    return points, key, classic, single
 
 
 #: ``RUN_*[pattern]`` for one suit's 8-bit rank pattern (sequences only; -1 = no key);
 #: ``RUN_CARDS[pattern]``: the ranks of the pattern that belong to a sequence.
-RUN_POINTS, RUN_KEY, RUN_CLASSIC_KEY, RUN_CARDS = _run_tables()
+RUN_POINTS, RUN_KEY, RUN_CLASSIC_KEY, RUN_SINGLE_KEY, RUN_CARDS = _run_tables()
 #: ``CARRE_*[pattern]`` for the ranks held in all four suits.
-CARRE_SET_POINTS, CARRE_SET_KEY, CARRE_SET_CLASSIC_KEY = _carre_tables()
+CARRE_SET_POINTS, CARRE_SET_KEY, CARRE_SET_CLASSIC_KEY, CARRE_SET_SINGLE_KEY = _carre_tables()
 #: Ranks that form a scoring carré (9 .. A).
 CARRE_RANKS = 0b11111100
 
 for _table in (STRENGTH64, SUIT, TRUMPS, STRONGER, BEATS, POINTS, TRICK_MULT, DEAL_POINTS, CARRE_MASK, CARRE_POINTS,
                CARRE_STRENGTH, SEQUENCE_POINTS, RUN_POINTS, RUN_KEY, RUN_CLASSIC_KEY, RUN_CARDS, CARRE_SET_POINTS,
-               CARRE_SET_KEY, CARRE_SET_CLASSIC_KEY):
+               CARRE_SET_KEY, CARRE_SET_CLASSIC_KEY, RUN_SINGLE_KEY, CARRE_SET_SINGLE_KEY, SINGLE_CARRE_RANK):
     _table.flags.writeable = False

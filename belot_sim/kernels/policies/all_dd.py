@@ -15,6 +15,7 @@ import numpy as np
 from numba import njit
 
 from ..core.layouts import C_SIZE
+from ..core.options import AT_OVERTAKE, UNDERTRUMP
 from ..core.play import belot_cards
 from ..core.scoring import score_play
 from ..core.tables import BELOT, DEAL_POINTS, NT, VALAT
@@ -23,12 +24,11 @@ from .scratch import new_gen
 
 
 @njit(cache=True)
-def minimax_result(hands, dealer, contract, declarer, multiplier, family, undertrump_required, at_overtake_partner,
-                   declarations_on, ctx, tt, scratch):
+def minimax_result(hands, dealer, contract, declarer, multiplier, family, flags, ctx, tt, scratch):
     """``(decided, result)``: the deal with every seat double-dummy, scored as
-    :func:`.deal.score_play` scores it - the bidding team takes its exact minimax value.  Not for
-    AT with a K-Q pair in some hand (its belots depend on the play of both teams, see
-    :func:`.deal.no_at_belot`).
+    :func:`~belot_sim.kernels.core.scoring.score_play` scores it - the bidding team takes its exact
+    minimax value.  Not for AT with a K-Q pair in some hand (its belots depend on the play of both teams, see
+    :func:`~belot_sim.kernels.play_loop.no_at_belot`).
 
     The value ``V`` of the bidding team holds its trick points and +90 when it takes every trick
     (``V`` above all points in play).  When ``V == 0`` a second solve tells whether the defenders
@@ -42,19 +42,20 @@ def minimax_result(hands, dealer, contract, declarer, multiplier, family, undert
     trick = np.zeros(4, dtype=np.int64)
     c = ctx[:C_SIZE]
     total = DEAL_POINTS[family, contract]
-    value = dd_value(hands, leader, trick, 0, contract, team, family, undertrump_required, at_overtake_partner, True,
-                     c, tt, new_gen(scratch, tt))
+    under = (flags & UNDERTRUMP) != 0
+    atop = (flags & AT_OVERTAKE) != 0
+    value = dd_value(hands, leader, trick, 0, contract, team, family, under, atop, True, c, tt, new_gen(scratch, tt))
     valat = -1
     taken = value
     if value > total:
         valat = team
         taken = value - VALAT
     elif value == 0:
-        other = dd_value(hands, leader, trick, 0, contract, 1 - team, family, undertrump_required,
-                         at_overtake_partner, True, c, tt, new_gen(scratch, tt))
+        other = dd_value(hands, leader, trick, 0, contract, 1 - team, family, under, atop, True, c, tt,
+                         new_gen(scratch, tt))
         if other <= total:
             return False, score_play(hands[0], hands[1], hands[2], hands[3], contract, declarer, multiplier, family,
-                                     declarations_on, 0, 0, 0, 0, -1)
+                                     flags, 0, 0, 0, 0, -1)
         valat = 1 - team
     points = np.zeros(2, dtype=np.int64)
     points[team] = taken
@@ -64,5 +65,5 @@ def minimax_result(hands, dealer, contract, declarer, multiplier, family, undert
         for s in range(4):
             if belot_cards(hands[s], contract):
                 belots[s & 1] += BELOT
-    return True, score_play(hands[0], hands[1], hands[2], hands[3], contract, declarer, multiplier, family,
-                            declarations_on, points[0], points[1], belots[0], belots[1], valat)
+    return True, score_play(hands[0], hands[1], hands[2], hands[3], contract, declarer, multiplier, family, flags,
+                            points[0], points[1], belots[0], belots[1], valat)
