@@ -10,15 +10,15 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from .core.declarations import shown_cards
-from .core.layouts import C_SIZE, S_SIZE, S_WORLDS, V_KNOWN, V_SIZE
-from .core.options import AT_OVERTAKE, DECLARATIONS, SINGLE_CONTEST, UNDERTRUMP
+from .core.layouts import C_SIZE, S_SIZE, S_WORLDS, V_SIZE
+from .core.options import AT_OVERTAKE, DECLARATIONS, UNDERTRUMP
 from .core.play import beats, belot_cards, legal_mask
 from .core.rng import halves, next_u64
 from .core.scoring import score_play
-from .core.tables import AT, BELOT, LAST_TRICK, NT, POINTS, RANK_Q, TRICK_MULT
-from .policies.dispatch import DD, NORMAL, PIMC, RANDOM, choose_card, random_card
-from .policies.view import next_trick, record_card, start_view
+from .core.tables import AT, BELOT, LAST_TRICK, NT, POINTS, TRICK_MULT
+from .policies.decide import decide_card
+from .policies.dispatch import DD, NORMAL, PIMC, RANDOM, random_card
+from .policies.view import announce_belot, next_trick, record_card, show_declarations, start_view
 
 #: Solver table slots per thread for the searching players (2**16 slots = 1 MiB, see solve.TT_BITS).
 SEARCH_TT_BITS = 16
@@ -50,25 +50,6 @@ def play_scratch(policies, worlds):
     return belot_open, view, no_record, ctx, tt, scratch
 
 
-def search_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
-    """The card of a searching player (``dd`` or ``pimc``); callable from kernels only."""
-    raise NotImplementedError("search_card is compiled into the kernels (see _search_card_impl)")
-
-
-@overload(search_card)
-def _search_card_impl(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
-    # Imported here, when a kernel with a searching player is typed: importing the solver
-    # compiles its search, which plain simulations should not wait for.
-    from .policies.search import dd_card, pimc_card
-
-    def impl(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
-        if policy == DD:  # perfect information: reads every hand
-            return dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch)
-        return pimc_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
-
-    return impl
-
-
 def dd_deal(hands, dealer, contract, declarer, multiplier, family, flags, ctx, tt, scratch):
     """``(decided, result)``: a deal with every seat ``dd`` from one solve (:func:`.policies.all_dd.minimax_result`);
     callable from kernels only."""
@@ -77,7 +58,7 @@ def dd_deal(hands, dealer, contract, declarer, multiplier, family, flags, ctx, t
 
 @overload(dd_deal)
 def _dd_deal_impl(hands, dealer, contract, declarer, multiplier, family, flags, ctx, tt, scratch):
-    # Imported when typed, as search_card: only kernels with a searching player compile the solver.
+    # Imported when typed, as policies.decide.search_card: only kernels with a searching player compile the solver.
     from .policies.all_dd import minimax_result
 
     def impl(hands, dealer, contract, declarer, multiplier, family, flags, ctx, tt, scratch):
@@ -165,13 +146,8 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, poli
             policy = policies[seat]
             if policy == RANDOM:  # the common case, kept inline
                 card = random_card(legal, r32)
-            elif policy >= DD:
-                if search is None:  # pruned by Numba when no seat searches: the solver is not compiled
-                    card = -1
-                else:
-                    card = search_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch)
             else:
-                card = choose_card(policy, legal, r32, hands[seat], seat, view, family)
+                card = decide_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch, search)
             if needs_view:
                 record_card(view, seat, card, points[card])
             suit = card >> 3
@@ -184,7 +160,7 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, poli
                     else:
                         belot0 += BELOT
                     if needs_known:  # announcing the belot shows where its other card is
-                        view[V_KNOWN + seat] |= np.int64(3) << (8 * suit + RANK_Q)  # its Q and K
+                        announce_belot(view, seat, suit)
             hands[seat] &= ~(1 << card)
             trick_points += points[card]
             if pos == 0:
@@ -208,12 +184,7 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, poli
             next_trick(view)
         if needs_known and trick == 0 and flags & DECLARATIONS and contract != NT:
             # The declarations the scoring team announced are shown during the first trick.
-            initial = np.empty(4, dtype=np.int64)
-            initial[0], initial[1], initial[2], initial[3] = initial0, initial1, initial2, initial3
-            shown = np.empty(4, dtype=np.int64)
-            shown_cards(initial, contract, family == 1, (flags & SINGLE_CONTEST) != 0, shown)
-            for s in range(4):
-                view[V_KNOWN + s] |= shown[s]
+            show_declarations(view, initial0, initial1, initial2, initial3, contract, family, flags)
     if leader & 1:  # the last trick's winner leads "next"
         points1 += LAST_TRICK
     else:

@@ -13,6 +13,7 @@ layout                 prefix    array
 =====================  ========  =====================================================================
 :data:`AUCTION`        ``A_``    an auction in progress (:mod:`.auction_rules`)
 :data:`VIEW`           ``V_``    the public view of a deal (:mod:`belot_sim.kernels.policies.view`)
+:data:`HISTORY`        ``H_``    a deal's record up to one decision (:mod:`belot_sim.kernels.policies.position`)
 :data:`SCRATCH`        ``S_``    the searching players' per-thread work space
 :data:`SOLVER_CTX`     ``C_``    the double-dummy solver's per-solve context
 :data:`BIDDER_INTS`    ``BI_``   integer bidder parameters (sample counts, player codes, rule flags)
@@ -134,6 +135,23 @@ VIEW = Layout("V_", np.int64, "public view of a deal", (
     ("TRICK_CARD", 4, "the cards of the trick in progress, in the order played"),
     ("TRICKS_WON", 2, "completed tricks won by each team"),
     ("POINTS_WON", 2, "card points of the tricks each team won"),
+))
+
+# --- a deal's record up to one decision (a bot's question) ----------------------------------------
+
+HISTORY = Layout("H_", np.int64, "a deal's record up to one decision", (
+    ("DEALER", 1, "the dealer (the seat after it leads the first trick)"),
+    ("CONTRACT", 1, "contract 0..5"),
+    ("DECLARER", 1, "declarer seat"),
+    ("FAMILY", 1, "0 bulgarian, 1 classic"),
+    ("FLAGS", 1, "the rule options (kernels/core/options.py)"),
+    ("N_PLAYED", 1, "cards played so far (0..31)"),
+    ("INITIAL", 4, "each seat's 8-card hand (for what the play announces: declarations, belots)"),
+    ("CARDS", 32, "the cards played, in order"),
+    ("SEES_ALL", 1, "1: the player is shown every hand (dd, perfect information)"),
+    ("SEED", 1, "the bot's seed (uint64 bits)"),
+    ("DEAL_ID", 1, "the deal whose play stream the decision draws from (pimc: the world stream kept in its "
+                   "scratch); -1: streams keyed by what the seat knows"),
 ))
 
 # --- the searching players' work space ------------------------------------------------------------
@@ -295,7 +313,7 @@ PLAYED_DEAL = Layout("R_", np.int64, "the tuple play_deal returns (positions; a 
     ("HANGING", 1, "points carried out of the deal"),
 ))
 
-LAYOUTS = (AUCTION, VIEW, SCRATCH, SOLVER_CTX, BIDDER_INTS, BIDDER_WEIGHTS, DEAL_SMALL, DEAL_POINTS, MATCH_OUT,
+LAYOUTS = (AUCTION, VIEW, HISTORY, SCRATCH, SOLVER_CTX, BIDDER_INTS, BIDDER_WEIGHTS, DEAL_SMALL, DEAL_POINTS, MATCH_OUT,
            MATCH_TOTALS, PLAYED_DEAL)
 
 for _layout in LAYOUTS:

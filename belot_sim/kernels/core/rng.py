@@ -64,3 +64,20 @@ def below(state, bound):
     """A random integer in ``[0, bound)`` (multiply-shift of the top 32 bits; bias < bound / 2**32)."""
     state, r = next_u64(state)
     return state, np.int64(((r >> S32) * np.uint64(bound)) >> S32)
+
+
+@njit(cache=True)
+def nth_r32(state, n):
+    """The 32-bit value of decision ``n`` (0, 1, ...) of a stream started at ``state`` when one 64-bit
+    draw serves two decisions, high half first (as the play loop and the auction loop draw)."""
+    u = np.uint64(0)
+    for _ in range(n // 2 + 1):
+        state, u = next_u64(state)
+    high, low = halves(u)
+    return high if n % 2 == 0 else low
+
+
+@njit(cache=True, inline="always")
+def fold(key, value):
+    """``key`` with ``value`` (any int64) mixed in: a digest built one value at a time."""
+    return mix64(key ^ (np.uint64(value) + GOLDEN))

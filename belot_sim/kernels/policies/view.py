@@ -10,7 +10,8 @@ Nothing here holds another seat's hidden cards, so a policy cannot peek:
   trumps; followed without beating when obliged → no beating card of the suit);
 * ``V_KNOWN + s``: cards seat ``s`` is known to hold (or held: played cards stay in the mask) —
   the declarations shown after the first trick and the partner card of an announced belot.
-  The play loop fills these only when a sampling player (``pimc``) needs them.
+  The play loop fills these (:func:`announce_belot`, :func:`show_declarations`) only when a sampling
+  player (``pimc``) needs them.
 """
 
 from __future__ import annotations
@@ -18,11 +19,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.layouts import (V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_DECLARER, V_EXCLUDED, V_LEADER, V_LED, V_ON_TABLE,
-                            V_PLAYED, V_PLAYED_BY, V_POINTS_WON, V_POS, V_SIZE, V_TABLE_POINTS, V_TRICK, V_TRICK_CARD,
-                            V_TRICKS_WON, V_UNDERTRUMP_REQUIRED, V_WINNER, V_WINNING)
+from ..core.declarations import shown_cards
+from ..core.layouts import (V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_DECLARER, V_EXCLUDED, V_KNOWN, V_LEADER, V_LED,
+                            V_ON_TABLE, V_PLAYED, V_PLAYED_BY, V_POINTS_WON, V_POS, V_SIZE, V_TABLE_POINTS, V_TRICK,
+                            V_TRICK_CARD, V_TRICKS_WON, V_UNDERTRUMP_REQUIRED, V_WINNER, V_WINNING)
+from ..core.options import SINGLE_CONTEST
 from ..core.play import after_card
-from ..core.tables import AT, BEATS, SUIT, TRUMPS
+from ..core.tables import AT, BEATS, RANK_Q, SUIT, TRUMPS
 
 
 def new_view() -> np.ndarray:
@@ -106,3 +109,20 @@ def next_trick(view):
     view[V_LED] = -1
     view[V_TABLE_POINTS] = 0
     view[V_ON_TABLE] = 0
+
+
+@njit(cache=True, inline="always")
+def announce_belot(view, seat, suit):
+    """``seat`` announced a belot with the first of its K/Q of ``suit``: the other card is in its hand."""
+    view[V_KNOWN + seat] |= np.int64(3) << (8 * suit + RANK_Q)  # its Q and K
+
+
+@njit(cache=True)
+def show_declarations(view, h0, h1, h2, h3, contract, family, flags):
+    """The declarations the scoring team announced (dealt hands ``h0..h3``), shown in the first trick."""
+    initial = np.empty(4, dtype=np.int64)
+    initial[0], initial[1], initial[2], initial[3] = h0, h1, h2, h3
+    shown = np.empty(4, dtype=np.int64)
+    shown_cards(initial, contract, family == 1, (flags & SINGLE_CONTEST) != 0, shown)
+    for s in range(4):
+        view[V_KNOWN + s] |= shown[s]

@@ -1,0 +1,53 @@
+"""One decision of any player, by its policy code: the dispatch the play loop and the bots share.
+
+:func:`decide_card` is the only place that maps a policy code to the code that chooses the card, so
+a player added to :mod:`.dispatch` (and :data:`belot_sim.registry.POLICY_CODES`) plays in
+``simulate``, in the batch kernels and in :class:`belot_sim.Bot` alike.  The searching players
+(codes ``>= DD``) are reached through :func:`search_card`, an overload that imports :mod:`.search` only
+when a kernel with a searching player is typed: plain simulations never compile the solver.
+"""
+
+from __future__ import annotations
+
+from numba import njit
+from numba.extending import overload
+
+from .dispatch import DD, choose_card
+
+
+def search_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
+    """The card of a searching player (``dd`` or ``pimc``); callable from kernels only."""
+    raise NotImplementedError("search_card is compiled into the kernels (see _search_card_impl)")
+
+
+@overload(search_card)
+def _search_card_impl(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
+    # Imported here, when a kernel with a searching player is typed: importing the solver
+    # compiles its search, which plain simulations should not wait for.
+    from .search import dd_card, pimc_card
+
+    def impl(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
+        if policy == DD:  # perfect information: reads every hand
+            return dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch)
+        return pimc_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
+
+    return impl
+
+
+@njit(cache=True, inline="always")
+def decide_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch, search):
+    """The card the seat to move plays under policy ``policy``.
+
+    ``legal``: its legal cards; ``r32``: this decision's uniform 32-bit value; ``hands``: int64[4]
+    holding the seat's own hand at ``hands[seat]`` (only ``dd`` reads the other entries); ``view``:
+    the public view (:mod:`.view`); ``ctx``/``tt``/``scratch``: the searching players' work space
+    (:func:`belot_sim.kernels.play_loop.play_scratch`).  ``search``: ``None`` when no searching
+    player can be asked (Numba prunes that branch and never compiles the solver; a searching code
+    then returns -1), else any array.  Inlined into its callers at the Numba IR level (the pruning
+    still applies), so the play loop compiles as it did with the dispatch written inline.
+    """
+    if policy >= DD:
+        if search is None:  # pruned by Numba: the solver is not compiled
+            return -1
+        return search_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch)
+    return choose_card(policy, legal, r32, hands[seat], seat, view, family)
