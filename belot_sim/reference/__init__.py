@@ -7,7 +7,7 @@ from .auction import AuctionState, normalize_call
 from .deal import DealResult, DealState
 from .dealing import complete_hands, first_hands, turned_card
 from .declarations import Declaration, belot_suits, find_declarations, resolve_declarations
-from .game import FullDealState
+from .game import FullDealState, state_from_text
 from .match import MatchState
 from .perft import perft, perft_divide
 from .play import beats, legal_cards, trick_winner
@@ -17,5 +17,5 @@ __all__ = [
     "AuctionState", "normalize_call", "DealResult", "DealState", "Declaration", "belot_suits",
     "find_declarations", "resolve_declarations", "complete_hands", "first_hands", "turned_card",
     "FullDealState", "MatchState", "perft", "perft_divide", "beats", "legal_cards", "trick_winner",
-    "RandomPlayer", "play_out", "random_full_deal", "random_match", "random_play_deal",
+    "RandomPlayer", "play_out", "random_full_deal", "random_match", "random_play_deal", "state_from_text",
 ]

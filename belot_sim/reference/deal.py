@@ -15,10 +15,12 @@ from dataclasses import dataclass, field
 
 from ..cards import card_suit, format_card, iter_cards, parse_card, popcount, to_mask
 from ..errors import IllegalActionError
+from ..notation import Position, format_position, parse_position
 from ..rules import BELOT_POINTS, BULGARIAN, LAST_TRICK_BONUS, VALAT_BONUS, Contract, Rules
 from ..scoring import DealScore, check_multiplier, score_deal
 from .declarations import Declaration, belot_suits, find_declarations, resolve_declarations
 from .play import legal_cards, trick_winner
+from .unknown import fill_places, first_quiet
 
 CARDS_PER_HAND = 8
 
@@ -117,6 +119,8 @@ class DealState:
     dealer: int
     multiplier: int
     initial_hands: tuple[int, int, int, int]
+    #: Seats whose hands a position text left unknown (``?``): their cards are a random stand-in.
+    hidden_seats: tuple[int, ...] = ()
     hands: list[int] = field(init=False)
     leader: int = field(init=False)  # seat that led the current trick
     trick: list[tuple[int, int]] = field(init=False)  # (seat, card) of the trick in progress
@@ -156,6 +160,40 @@ class DealState:
         check_seat(dealer, "dealer")
         check_multiplier(multiplier, rules)
         return cls(rules, contract, declarer, dealer, multiplier, masks)
+
+    @classmethod
+    def from_text(cls, text: str, *, seed: int = 0) -> "DealState":
+        """The state a ``belot deal`` position text describes (``docs/notation.md``).  Hands written
+        ``?`` are filled with a random layout (from ``seed``) in which every recorded card stays legal
+        and the unknown seats announce nothing, and listed in :attr:`hidden_seats` (:mod:`.unknown`).
+        A ``ValueError`` names the field that is wrong."""
+        position = parse_position(text)
+        if position.kind == "full":
+            raise ValueError("position text: a 'belot full' text holds the whole deal; read it with "
+                             "FullDealState.from_text (its play_state is the DealState)")
+        places = [c for h in position.hands for c in cards_or_unknown(h)]
+        owners = [s for s in range(4) for _ in range(CARDS_PER_HAND)]
+
+        def build(rng):
+            try:
+                filled = fill_places(places, owners, position.plays, position.dealer, position.contract,
+                                     position.rules, rng)
+            except ValueError as error:
+                raise ValueError(f"position text, field 'hands': {error}") from None
+            hands = [sum(1 << c for c in filled[8 * s:8 * s + 8]) for s in range(4)]
+            state = cls.from_hands(hands, contract=position.contract, declarer=position.declarer,
+                                   dealer=position.dealer, multiplier=position.multiplier, rules=position.rules)
+            state.hidden_seats = tuple(s for s in range(4) if position.hands[s] is None)
+            replay(state, position.plays, "play")
+            return state
+
+        return first_quiet(build, seed)
+
+    def to_text(self) -> str:
+        """This position in the text notation (``docs/notation.md``): ``belot deal; ...``."""
+        hands = tuple(None if s in self.hidden_seats else self.initial_hands[s] for s in range(4))
+        return format_position(Position("deal", self.rules, self.dealer, hands, tuple(c for _, c in self.plays),
+                                        self.contract, self.declarer, self.multiplier))
 
     # --- the step API -------------------------------------------------------------------
 
@@ -266,3 +304,21 @@ class DealState:
         return DealResult(self.dealer, self.contract, self.declarer, self.multiplier, self.initial_hands,
                           tuple(trick_points), tuple(declared), tuple(belot), valat, tuple(raw), s.outcome,
                           tuple(score), s.hanging)
+
+
+def cards_or_unknown(mask: int | None, size: int = CARDS_PER_HAND) -> list[int | None]:
+    """A hand's cards, or ``size`` unknown places."""
+    return [None] * size if mask is None else list(iter_cards(mask))
+
+
+def replay(state, actions, key: str, step=None) -> None:
+    """Play the calls or cards of a position text's field ``key`` (with ``step``, by default
+    ``state.play``); an illegal one is a ValueError naming it."""
+    step = step or state.play
+    for k, action in enumerate(actions):
+        try:
+            step(action)
+        except IllegalActionError as error:
+            shown = format_card(action) if isinstance(action, int) else action
+            raise ValueError(f"position text, field {key!r}: {'card' if key == 'play' else 'call'} {k + 1} "
+                             f"({shown}): {error}") from None

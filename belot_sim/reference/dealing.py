@@ -59,3 +59,17 @@ def complete_hands(pack: Sequence[int], dealer: int, classic: bool = False, take
         hands[seat] |= mask_of(pack[position:position + count])
         position += count
     return hands
+
+
+def place_seats(dealer: int, classic: bool = False, taker: int | None = None) -> list[int | None]:
+    """The seat each pack position goes to (``None``: a classic stock card while nobody has taken)."""
+    seats: list[int | None] = [seat_of_order(dealer, i // 5) for i in range(20)]
+    if not classic:
+        return seats + [seat_of_order(dealer, i // 3) for i in range(12)]
+    if taker is None:
+        return seats + [None] * 12
+    seats.append(taker)
+    for j in range(4):
+        seat = seat_of_order(dealer, j)
+        seats += [seat] * (2 if seat == taker else 3)
+    return seats

@@ -10,10 +10,12 @@ import random
 from collections.abc import Sequence
 
 from ..errors import IllegalActionError
+from ..notation import Position, format_position, parse_position
 from ..rules import BULGARIAN, Rules
 from .auction import AuctionState
-from .deal import DealResult, DealState, check_seat
-from .dealing import check_pack, complete_hands, first_hands, turned_card
+from .deal import DealResult, DealState, cards_or_unknown, check_seat, replay
+from .dealing import check_pack, complete_hands, first_hands, place_seats, seat_of_order, turned_card
+from .unknown import fill_places, first_quiet
 
 
 def shuffled_pack(rng: random.Random) -> list[int]:
@@ -33,6 +35,59 @@ class FullDealState:
         self.auction = AuctionState.start(dealer, self.rules, turned)
         self.first_hands = tuple(first_hands(self.pack, dealer))
         self.play_state: DealState | None = None
+        #: Pack positions a position text left unknown (``?``): their cards are a random stand-in.
+        self.hidden_places: frozenset[int] = frozenset()
+
+    @classmethod
+    def from_text(cls, text: str, *, seed: int = 0) -> "FullDealState":
+        """The state a ``belot full`` position text describes (``docs/notation.md``): the pack
+        rebuilt from the 5-card hands and the stock, then the calls and cards replayed.  Unknown
+        cards (``?``) are filled with a random layout (from ``seed``) in which every recorded card
+        stays legal and the unknown seats announce nothing (:attr:`hidden_places`, :mod:`.unknown`).
+        A ``ValueError`` names the field that is wrong."""
+        position = parse_position(text)
+        if position.kind != "full":
+            raise ValueError("position text: a 'belot deal' text has no auction; read it with DealState.from_text")
+        rules = position.rules
+        turned = position.stock[0]
+        if rules.is_classic and turned is None:
+            raise ValueError("position text, field 'stock': the classic turned card (the stock's first card) is "
+                             "shown to everyone and must be known")
+        # pack[5j:5j+5] is the hand of the j-th seat after the dealer (reference/dealing.py)
+        places = [c for j in range(4) for c in cards_or_unknown(position.hands[seat_of_order(position.dealer, j)], 5)]
+        places += list(position.stock)
+        auction = AuctionState.start(position.dealer, rules, turned if rules.is_classic else None)
+        replay(auction, position.auction, "auction", auction.call)
+        taker = auction.declarer if auction.is_over and not auction.is_void else None
+        if position.plays and taker is None:
+            raise ValueError("position text, field 'play': cards are played only after an auction that ends "
+                             "with a contract")
+        owners = place_seats(position.dealer, rules.is_classic, taker)
+
+        def build(rng):
+            try:
+                pack = fill_places(places, owners, position.plays, position.dealer, auction.contract, rules, rng)
+            except ValueError as error:
+                raise ValueError(f"position text, field 'hands': {error}") from None
+            state = cls(pack, position.dealer, rules)
+            state.hidden_places = frozenset(i for i, c in enumerate(places) if c is None)
+            replay(state, position.auction, "auction")
+            replay(state, position.plays, "play")
+            return state
+
+        return first_quiet(build, seed)
+
+    def to_text(self) -> str:
+        """This position in the text notation (``docs/notation.md``): ``belot full; ...``."""
+        def hidden(seat: int) -> bool:
+            j = (seat - self.dealer - 1) % 4
+            return any(5 * j + k in self.hidden_places for k in range(5))
+
+        hands = tuple(None if hidden(s) else self.first_hands[s] for s in range(4))
+        stock = tuple(None if i in self.hidden_places else self.pack[i] for i in range(20, 32))
+        plays = tuple(c for _, c in self.play_state.plays) if self.play_state else ()
+        return format_position(Position("full", self.rules, self.dealer, hands, plays, stock=stock,
+                                        auction=tuple(c for _, c in self.auction.calls)))
 
     @classmethod
     def random(cls, seed: int | None = None, dealer: int = 0, rules: Rules | str = BULGARIAN) -> "FullDealState":
@@ -81,6 +136,8 @@ class FullDealState:
         hands = complete_hands(self.pack, self.dealer, self.rules.is_classic, taker=a.declarer)
         self.play_state = DealState.from_hands(hands, contract=a.contract, declarer=a.declarer, dealer=self.dealer,
                                                multiplier=a.multiplier, rules=self.rules)
+        owners = place_seats(self.dealer, self.rules.is_classic, a.declarer)
+        self.play_state.hidden_seats = tuple(sorted({owners[i] for i in self.hidden_places}))
 
     def result(self) -> DealResult:
         if not self.is_over:
@@ -89,3 +146,9 @@ class FullDealState:
             return DealResult(self.dealer, None, -1, 1, self.first_hands)
         return self.play_state.result()
 
+
+
+def state_from_text(text: str, *, seed: int = 0) -> DealState | FullDealState:
+    """A ``belot deal`` text as a :class:`DealState`, a ``belot full`` text as a :class:`FullDealState`."""
+    kind = parse_position(text).kind
+    return FullDealState.from_text(text, seed=seed) if kind == "full" else DealState.from_text(text, seed=seed)

@@ -1,0 +1,153 @@
+"""Cards a position text leaves unknown (``?``, :mod:`belot_sim.notation`), filled in at random so
+that the recorded history stays legal.
+
+A deal is laid out as 32 places, each going to a seat (a hand's cards; ``None``: stock cards not
+dealt yet, as the classic stock before someone takes).  Every unknown place gets a card no known
+place holds; a seat's unknown places take the cards it played that no known place of its own holds,
+and never a card that would have made one of its plays illegal — a suit it did not follow, a trump it
+did not play when obliged, a card of the led suit that beats the one it played when beating was
+required (:func:`excluded_cards`).  Among such layouts one is drawn at random (each card goes to a
+place with room, weighted by the room left, among those that keep the rest placeable — Hall's
+condition); the result is close to uniform, not exactly.
+
+A position text records no announcement, so it describes a deal in which the unknown seats
+announced nothing: up to :data:`QUIET_TRIES` layouts are drawn until one gives them no declaration
+and no announced belot (:func:`first_quiet`; when the cards they played force one, it stays).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import combinations
+
+from ..cards import FULL_DECK, format_card, iter_cards, popcount
+from ..rules import Contract, Rules
+from .play import legal_cards, trick_winner
+
+#: Layouts drawn at most, looking for one in which the unknown seats announce nothing.
+QUIET_TRIES = 100
+
+
+def play_history(plays: Sequence[int], dealer: int, contract: Contract) -> list[tuple[int, int, list]]:
+    """``(seat, card, trick so far)`` for each card played (the trick as ``(seat, card)`` pairs)."""
+    history, trick, leader = [], [], (dealer + 1) % 4
+    for card in plays:
+        seat = (leader + len(trick)) % 4
+        history.append((seat, card, list(trick)))
+        trick.append((seat, card))
+        if len(trick) == 4:
+            leader = trick[trick_winner([c for _, c in trick], contract)][0]
+            trick = []
+    return history
+
+
+def excluded_cards(history, seats, candidates: int, contract: Contract, rules: Rules) -> list[int]:
+    """Per seat (of ``seats``), the ``candidates`` it cannot have held: holding one would have made
+    one of its plays illegal (each rule of play forces a set of cards, so one card is enough)."""
+    out = [0, 0, 0, 0]
+    for seat, card, trick in history:
+        if seat not in seats or not trick:
+            continue
+        for other in iter_cards(candidates & ~out[seat]):
+            if not legal_cards(1 << card | 1 << other, trick, seat, contract, rules) >> card & 1:
+                out[seat] |= 1 << other
+    return out
+
+
+def _feasible(count: dict[int, int], room: list[int]) -> bool:
+    """Can cards of each kind (``count[allowed buckets mask]``) fill the buckets' ``room``?  Hall's
+    condition over every set of buckets."""
+    buckets = range(len(room))
+    for size in range(len(room) + 1):
+        for chosen in combinations(buckets, size):
+            mask = sum(1 << b for b in chosen)
+            demand = sum(n for kind, n in count.items() if kind & ~mask == 0)
+            if demand > sum(room[b] for b in chosen):
+                return False
+    return True
+
+
+def deal_cards(cards: list[int], room: list[int], excluded: list[int], rng: random.Random) -> list[int]:
+    """The ``cards`` shared into buckets of ``room`` places, none to a bucket that excludes it; masks."""
+    kinds = {c: sum(1 << b for b in range(len(room)) if not excluded[b] >> c & 1) for c in cards}
+    count: dict[int, int] = {}
+    for kind in kinds.values():
+        count[kind] = count.get(kind, 0) + 1
+    room = list(room)
+    if sum(room) != len(cards) or not _feasible(count, room):
+        raise ValueError("no layout of the unknown cards is consistent with the cards played")
+    order = list(cards)
+    rng.shuffle(order)
+    out = [0] * len(room)
+    for card in order:
+        count[kinds[card]] -= 1
+        weights = []
+        for b in range(len(room)):
+            if kinds[card] >> b & 1 and room[b] > 0:
+                room[b] -= 1
+                weights.append(room[b] + 1 if _feasible(count, room) else 0)
+                room[b] += 1
+            else:
+                weights.append(0)
+        b = rng.choices(range(len(room)), weights)[0]
+        room[b] -= 1
+        out[b] |= 1 << card
+    return out
+
+
+def fill_places(places: Sequence[int | None], owners: Sequence[int | None], plays: Sequence[int], dealer: int,
+                contract: Contract | None, rules: Rules, rng: random.Random) -> list[int]:
+    """``places`` (a card or ``None`` each) with every ``None`` filled (module docstring); ``owners``:
+    the seat each place goes to, or ``None``."""
+    if None not in places:
+        return list(places)
+    known = sum(1 << c for c in places if c is not None)
+    history = play_history(plays, dealer, contract) if plays else []
+    own = [sum(1 << c for c, o in zip(places, owners) if c is not None and o == s) for s in range(4)]
+    forced = [0, 0, 0, 0]
+    for seat, card, _ in history:
+        if not own[seat] >> card & 1:
+            if known >> card & 1:
+                raise ValueError(f"seat {seat} played {format_card(card)}, which the text puts in another place")
+            forced[seat] |= 1 << card
+    buckets = sorted({o for c, o in zip(places, owners) if c is None}, key=lambda o: 4 if o is None else o)
+    for seat in range(4):
+        if forced[seat] and seat not in buckets:
+            raise ValueError(f"seat {seat} played {format_card(next(iter_cards(forced[seat])))}, which is not in "
+                             f"its hand")
+    slots = {b: [i for i, (c, o) in enumerate(zip(places, owners)) if c is None and o == b] for b in buckets}
+    room = [len(slots[b]) - (popcount(forced[b]) if b is not None else 0) for b in buckets]
+    for b, r in zip(buckets, room):
+        if r < 0:
+            raise ValueError(f"seat {b} played more cards than the text leaves for its hand")
+    free = FULL_DECK & ~known & ~(forced[0] | forced[1] | forced[2] | forced[3])
+    excluded = excluded_cards(history, set(buckets), free, contract, rules) if history else [0, 0, 0, 0]
+    dealt = deal_cards(list(iter_cards(free)), room, [0 if b is None else excluded[b] for b in buckets], rng)
+    out = list(places)
+    for b, mask in zip(buckets, dealt):
+        cards = list(iter_cards(mask | (forced[b] if b is not None else 0)))
+        rng.shuffle(cards)
+        for i, card in zip(slots[b], cards):
+            out[i] = card
+    return out
+
+
+def quiet(deal, seats) -> bool:
+    """Do ``seats`` hold no declaration and have they announced no belot in ``deal`` (a DealState)?"""
+    if deal.rules.declarations_allowed(deal.contract) and any(deal.declarations(s) for s in seats):
+        return False
+    return not any(counts and seat in seats for (seat, _suit), counts in deal.belot_decided.items())
+
+
+def first_quiet(build, seed: int):
+    """``build(rng)`` — a state with unknown places filled from ``rng`` — drawn up to
+    :data:`QUIET_TRIES` times from one stream of ``seed``: the first whose unknown seats announce
+    nothing in its play phase (module docstring), else the last."""
+    rng = random.Random(seed)
+    for _ in range(QUIET_TRIES):
+        state = build(rng)
+        deal = getattr(state, "play_state", state)
+        if deal is None or quiet(deal, deal.hidden_seats):
+            break
+    return state
