@@ -37,6 +37,8 @@ POLICY_CODES = MappingProxyType({"random": RANDOM, "easy": EASY, "normal": NORMA
 BIDDER_CODES = MappingProxyType({"random": RANDOM_BIDDER, "heuristic": HEURISTIC, "mc": MC_BIDDER})
 #: Players that call the double-dummy solver (need its table; much slower per deal).
 SEARCH_PLAYERS = ("dd", "pimc")
+#: Players shown every hand (perfect information); every other player sees only its own.
+PERFECT_INFORMATION = ("dd",)
 #: Players the ``mc`` bidder may play its layouts with (a searching player would take seconds per call).
 MC_PLAYERS = ("random", "easy", "normal", "hard")
 
