@@ -10,6 +10,7 @@ DealScore(outcome='made', bidding=10, defenders=6, hanging=0)
 """
 
 from . import _cache  # noqa: F401  (first: sets Numba's cache directory before any kernel exists)
+from .analysis import analyze
 from .bots import Bot
 from .cards import format_card, format_cards, parse_card, parse_cards
 from .errors import IllegalActionError
@@ -32,5 +33,5 @@ __all__ = [
     "simulate", "simulate_matches", "simulate_to_parquet", "tournament", "format_tournament",
     "solve", "solve_moves", "solve_position", "solve_state",
     "BidEstimate", "bid_table", "estimate_bid", "format_bid_table", "wilson_interval",
-    "PLAYERS", "BIDDERS", "Bot", "__version__",
+    "PLAYERS", "BIDDERS", "Bot", "analyze", "__version__",
 ]

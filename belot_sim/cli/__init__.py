@@ -5,9 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from . import bid, simulate, tournament
+from . import analyze, bid, simulate, tournament
 
-SUBCOMMANDS = (simulate, tournament, bid)
+SUBCOMMANDS = (simulate, tournament, bid, analyze)
 
 
 def build_parser() -> argparse.ArgumentParser:
