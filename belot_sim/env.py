@@ -1,0 +1,286 @@
+"""A PettingZoo AEC environment: one deal of Belot — the auction, then the play — with the four
+seats as agents (extra ``env``: ``pip install "belot-sim[env]"``).
+
+>>> from belot_sim import env as belot_env
+>>> e = belot_env.env(rules="bulgarian", opponents={1: "hard", 2: "hard", 3: "hard"}, seed=1)
+>>> e.reset()
+>>> e.agents, e.agent_selection
+(['seat_0'], 'seat_0')
+>>> observation, reward, terminated, truncated, info = e.last()
+>>> observation["observation"].shape, int(observation["action_mask"].sum())
+((1185,), 7)
+
+**Agents** ``seat_0`` .. ``seat_3``, except the seats in ``opponents`` (``{seat: Bot or player
+name}``; a name makes ``Bot(name, rules=rules, bidder="heuristic")``; a bot needs a bidder), which
+the environment plays itself between the agents' turns — one learning agent against belot_sim bots.
+The seat to move acts; whoever wins a trick leads the next, so turns do not simply rotate.
+
+**Actions** (``Discrete(41)``): ``0..31`` play that card (index ``suit * 8 + rank``, docs/rules.md §1);
+``32 + code`` make a call, ``code`` 0 pass, 1..6 the contracts C D H S NT AT, 7 double, 8 redouble.
+An illegal action raises :class:`belot_sim.IllegalActionError` (a ValueError) listing the legal ones.
+
+**Observation** ``{"observation": int8[1185], "action_mask": int8[41]}``, every entry 0 or 1, seats
+*relative to the observer* (``k`` = the seat ``k`` places after it in playing order: 0 itself, 2 its
+partner).  The slots (:data:`OBSERVATION`; ``OBSERVATION.describe()`` prints offsets):
+
+========== ======== ================================================================================
+slot       size     meaning
+========== ======== ================================================================================
+HAND       32       the observer's cards now (its 5 cards during the auction)
+PLAYED_BY  4 x 32   the cards each seat has played (the trick in progress included)
+TRICK      4 x 32   the card each seat has put on the table in the trick in progress
+WON        2 x 32   the cards of the completed tricks won by the observer's team, by the other team
+SHOWN      4 x 32   the cards each seat is known to hold or to have held: declarations shown in the
+                    first trick, the partner card of an announced belot
+EXCLUDED   4 x 32   the cards each seat is known not to hold (shown by the rules of play: a suit not
+                    followed, a trump not played when obliged)
+TURNED     32       classic: the turned card
+DEALER     4        the dealer
+TO_MOVE    4        the seat to move
+PHASE      2        auction, play
+CONTRACT   6        the contract (during the auction: the highest so far), C D H S NT AT
+DECLARER   4        the seat that made that contract call
+MULTIPLIER 3        1, 2 (doubled), 4 (redoubled)
+AUCTION    58 x 9   call ``k`` of the auction (made by the seat ``k + 1`` after the dealer), by code
+========== ======== ================================================================================
+
+**Rewards**: at the end of the deal every agent receives its team's match points of the deal
+(``score0``/``score1`` of ``simulate``; 0 for everybody after a void deal); nothing before.  Points
+carried out of the deal (``hanging``) belong to the next deal and are not rewarded.  ``infos`` of the
+last step hold ``outcome``, ``raw`` and ``score`` (both teams).
+
+**Deals**: ``reset(seed=s)`` starts deal 0 of seed ``s`` and each later ``reset()`` the next deal —
+the packs and dealers of ``simulate(seed=s, bidders=...)``'s deals ``0, 1, 2, ...``; with no seed
+ever given, a random one is drawn.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from .bots import Bot, fill_record, new_record
+from .cards import format_card, iter_cards
+from .errors import IllegalActionError
+from .kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME, MAX_CALLS, N_CODES
+from .kernels.core.dealing import deal_pack
+from .kernels.core.layouts import V_EXCLUDED, V_KNOWN, V_PLAYED_BY, V_SIZE, Layout
+from .kernels.policies.position import public_view
+from .reference import FullDealState, trick_winner
+from .rules import Rules
+
+N_ACTIONS = 32 + N_CODES
+OBSERVATION = Layout("O_", np.int8, "belot_sim.env observation", (
+    ("HAND", 32, "the observer's cards now (its 5 cards during the auction)"),
+    ("PLAYED_BY", 4 * 32, "cards each seat (relative) has played"),
+    ("TRICK", 4 * 32, "the card each seat (relative) put on the table in the trick in progress"),
+    ("WON", 2 * 32, "cards of the completed tricks won by the observer's team, by the other team"),
+    ("SHOWN", 4 * 32, "cards each seat is known to hold or to have held (declarations, belot partner)"),
+    ("EXCLUDED", 4 * 32, "cards each seat is known not to hold (shown by the rules of play)"),
+    ("TURNED", 32, "classic: the turned card"),
+    ("DEALER", 4, "the dealer (relative)"),
+    ("TO_MOVE", 4, "the seat to move (relative)"),
+    ("PHASE", 2, "auction, play"),
+    ("CONTRACT", 6, "the contract (the highest so far during the auction)"),
+    ("DECLARER", 4, "the seat that made that contract call (relative)"),
+    ("MULTIPLIER", 3, "1, 2, 4"),
+    ("AUCTION", MAX_CALLS * N_CODES, "call k of the auction, one-hot by code"),
+))
+_O = {s.name: s.offset for s in OBSERVATION.slots}
+
+
+def env(rules="bulgarian", opponents=None, seed=None, render_mode=None):
+    """The environment, wrapped as PettingZoo's own environments are (order of calls enforced)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(rules=rules, opponents=opponents, seed=seed, render_mode=render_mode))
+
+
+def _opponents(opponents, rules: Rules) -> dict[int, Bot]:
+    if opponents is None:
+        return {}
+    if not isinstance(opponents, dict):
+        raise TypeError(f"opponents must be a dict {{seat: Bot or player name}}, got {type(opponents).__name__}")
+    bots = {}
+    for seat, bot in opponents.items():
+        if isinstance(seat, bool) or seat not in (0, 1, 2, 3):
+            raise ValueError(f"opponents: {seat!r} is not a seat 0..3")
+        if isinstance(bot, str):
+            bot = Bot(bot, rules=rules, bidder="heuristic")
+        if not isinstance(bot, Bot):
+            raise TypeError(f"opponents: seat {seat} must be a Bot or a player name, got {type(bot).__name__}")
+        if bot.rules != rules:
+            raise ValueError(f"opponents: the bot of seat {seat} plays other rules than the environment's")
+        if bot.bidder is None:
+            raise ValueError(f"opponents: the bot of seat {seat} has no bidder (Bot(..., bidder='heuristic'))")
+        bots[seat] = bot
+    if len(bots) == 4:
+        raise ValueError("opponents fill all four seats: leave at least one seat to an agent")
+    return bots
+
+
+class raw_env(AECEnv):
+    """The AEC environment of one Belot deal (module docstring); use :func:`env`."""
+
+    metadata = {"render_modes": ["human", "ansi"], "name": "belot_v0", "is_parallelizable": False}
+
+    def __init__(self, rules="bulgarian", opponents=None, seed=None, render_mode=None):
+        super().__init__()
+        self.rules = Rules.coerce(rules)
+        self.bots = _opponents(opponents, self.rules)
+        if render_mode not in (None, *self.metadata["render_modes"]):
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None, got {render_mode!r}")
+        self.render_mode = render_mode
+        self.possible_agents = [f"seat_{s}" for s in range(4) if s not in self.bots]
+        self._spaces = {a: gymnasium.spaces.Dict({
+            "observation": gymnasium.spaces.Box(0, 1, (OBSERVATION.size,), np.int8),
+            "action_mask": gymnasium.spaces.Box(0, 1, (N_ACTIONS,), np.int8)}) for a in self.possible_agents}
+        self._actions = {a: gymnasium.spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
+        self._seed = seed
+        self._deal_id = 0
+        self._record = new_record(self.rules, 0, False)
+        self._view = np.zeros(V_SIZE, dtype=np.int64)
+        self.deal: FullDealState | None = None
+
+    def observation_space(self, agent):
+        return self._spaces[agent]
+
+    def action_space(self, agent):
+        return self._actions[agent]
+
+    # --- episodes -----------------------------------------------------------------------------
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._seed, self._deal_id = int(seed), 0
+        elif self._seed is None:
+            self._seed, self._deal_id = int(np.random.SeedSequence().entropy % 2**63), 0
+        pack = np.empty(32, dtype=np.int64)
+        dealer = int(deal_pack(np.uint64(self._seed), self._deal_id, pack))
+        self._deal_id += 1
+        self.deal = FullDealState(pack.tolist(), dealer, self.rules)
+        self.agents = list(self.possible_agents)
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._advance()
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            return self._was_dead_step(action)
+        self._cumulative_rewards[agent] = 0
+        self.deal.play(self._decode(action))
+        self._advance()
+        if self.render_mode == "human":
+            self.render()
+
+    def _decode(self, action):
+        """The card or call of an action, checked against the mask."""
+        mask = self._mask(self.deal.to_move)
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
+                or not 0 <= action < N_ACTIONS or not mask[action]:
+            legal = ", ".join(f"{a} ({_action_name(a)})" for a in np.flatnonzero(mask))
+            raise IllegalActionError(f"{self.agent_selection} cannot take action {action!r}; legal: {legal}")
+        return int(action) if action < 32 else CALL_NAMES[int(action) - 32]
+
+    def _advance(self) -> None:
+        """Let the opponents' bots act until an agent is to move or the deal is over."""
+        st = self.deal
+        while not st.is_over and st.to_move in self.bots:
+            bot = self.bots[st.to_move]
+            st.play(bot.bid(st) if st.phase == "auction" else bot.play(st))
+        if st.is_over:
+            result = st.result()
+            for a in self.agents:
+                self.rewards[a] = int(result.score[int(a[-1]) % 2])
+                self.terminations[a] = True
+                self.infos[a] = {"outcome": result.outcome, "raw": result.raw, "score": result.score}
+            self._accumulate_rewards()
+            self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = f"seat_{st.to_move}"
+
+    # --- what an agent sees -------------------------------------------------------------------
+
+    def _mask(self, seat: int) -> np.ndarray:
+        mask = np.zeros(N_ACTIONS, dtype=np.int8)
+        st = self.deal
+        if st.is_over or st.to_move != seat:
+            return mask
+        if st.phase == "auction":
+            for call in st.legal_actions():
+                mask[32 + CALL_OF_NAME[call]] = 1
+        else:
+            for card in st.legal_actions():
+                mask[card] = 1
+        return mask
+
+    def observe(self, agent):
+        seat = int(agent[-1])
+        return {"observation": self._observation(seat), "action_mask": self._mask(seat)}
+
+    def _observation(self, seat: int) -> np.ndarray:
+        st, obs = self.deal, np.zeros(OBSERVATION.size, dtype=np.int8)
+
+        def rel(s: int) -> int:
+            return (s - seat) % 4
+
+        a = st.auction
+        deal = st.play_state
+        _set(obs, _O["HAND"], deal.hands[seat] if deal else st.first_hands[seat])
+        if st.turned is not None:
+            obs[_O["TURNED"] + st.turned] = 1
+        obs[_O["DEALER"] + rel(st.dealer)] = 1
+        if not st.is_over:
+            obs[_O["TO_MOVE"] + rel(st.to_move)] = 1
+        obs[_O["PHASE"] + (0 if st.phase == "auction" else 1)] = 1
+        if a.contract is not None:
+            obs[_O["CONTRACT"] + int(a.contract)] = 1
+            obs[_O["DECLARER"] + rel(a.declarer)] = 1
+        obs[_O["MULTIPLIER"] + {1: 0, 2: 1, 4: 2}[a.multiplier]] = 1
+        for k, (_, call) in enumerate(a.calls):
+            obs[_O["AUCTION"] + N_CODES * k + CALL_OF_NAME[call]] = 1
+        if deal is not None:
+            self._play_part(obs, deal, seat, rel)
+        return obs
+
+    def _play_part(self, obs: np.ndarray, deal, seat: int, rel) -> None:
+        """The slots filled from the public view of the play (as the bots see it)."""
+        fill_record(self._record, deal)
+        view = self._view
+        public_view(self._record, view)
+        for s in range(4):
+            _set(obs, _O["PLAYED_BY"] + 32 * rel(s), int(view[V_PLAYED_BY + s]))
+            _set(obs, _O["SHOWN"] + 32 * rel(s), int(view[V_KNOWN + s]))
+            _set(obs, _O["EXCLUDED"] + 32 * rel(s), int(view[V_EXCLUDED + s]))
+        for s, card in deal.trick:
+            obs[_O["TRICK"] + 32 * rel(s) + card] = 1
+        for trick in deal.completed_tricks():
+            winner = trick[trick_winner([c for _, c in trick], deal.contract)][0]
+            for _, card in trick:
+                obs[_O["WON"] + 32 * ((winner - seat) % 2) + card] = 1
+
+    def render(self):
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() without a render_mode: pass render_mode='ansi' or 'human' to env()")
+            return None
+        text = self.deal.to_text()
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self):
+        pass
+
+
+def _set(obs: np.ndarray, offset: int, mask: int) -> None:
+    for card in iter_cards(mask):
+        obs[offset + card] = 1
+
+
+def _action_name(action: int) -> str:
+    return format_card(int(action)) if action < 32 else CALL_NAMES[int(action) - 32]
