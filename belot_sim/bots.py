@@ -72,7 +72,7 @@ def play_state_of(state) -> DealState:
     deal = state.deal if isinstance(state, MatchState) else state
     if isinstance(deal, FullDealState):
         if deal.phase == "auction":
-            raise ValueError("the deal is in its auction: there is no card to play yet (a bot's bid(state) makes a call)")
+            raise ValueError("the deal is in its auction: there is no card to play yet (bot.bid(state) makes a call)")
         deal = deal.play_state
         if deal is None:
             raise ValueError("the deal is void (everybody passed): there is no card to play")

@@ -16,8 +16,8 @@ from .core.play import beats, belot_cards, legal_mask
 from .core.rng import halves, next_u64
 from .core.scoring import score_play
 from .core.tables import AT, BELOT, LAST_TRICK, NT, POINTS, TRICK_MULT
-from .policies.decide import decide_card
-from .policies.dispatch import DD, NORMAL, PIMC, RANDOM, random_card
+from .policies.decide import search_card
+from .policies.dispatch import DD, NORMAL, PIMC, RANDOM, choose_card, random_card
 from .policies.view import announce_belot, next_trick, record_card, show_declarations, start_view
 
 #: Solver table slots per thread for the searching players (2**16 slots = 1 MiB, see solve.TT_BITS).
@@ -146,8 +146,15 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, poli
             policy = policies[seat]
             if policy == RANDOM:  # the common case, kept inline
                 card = random_card(legal, r32)
+            # The two halves of policies.decide.decide_card, called directly: calling decide_card
+            # here costs 10-14 % of hard play (its five array arguments get reference-counted).
+            elif policy >= DD:
+                if search is None:  # pruned by Numba when no seat searches: the solver is not compiled
+                    card = -1
+                else:
+                    card = search_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch)
             else:
-                card = decide_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch, search)
+                card = choose_card(policy, legal, r32, hands[seat], seat, view, family)
             if needs_view:
                 record_card(view, seat, card, points[card])
             suit = card >> 3

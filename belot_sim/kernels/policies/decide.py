@@ -1,10 +1,14 @@
 """One decision of any player, by its policy code: the dispatch the play loop and the bots share.
 
-:func:`decide_card` is the only place that maps a policy code to the code that chooses the card, so
-a player added to :mod:`.dispatch` (and :data:`belot_sim.registry.POLICY_CODES`) plays in
-``simulate``, in the batch kernels and in :class:`belot_sim.Bot` alike.  The searching players
-(codes ``>= DD``) are reached through :func:`search_card`, an overload that imports :mod:`.search` only
-when a kernel with a searching player is typed: plain simulations never compile the solver.
+:func:`decide_card` maps a policy code to the code that chooses the card: the judging players
+(codes below ``DD``) through :func:`.dispatch.choose_card`, the searching ones through
+:func:`search_card`, an overload that imports :mod:`.search` only when a kernel with a searching
+player is typed (plain simulations never compile the solver).  The bots call :func:`decide_card`; the
+play loop calls its two halves directly, after its inline ``random`` fast path — measured, calling
+:func:`decide_card` from the loop (inlined or not) cost 10-14 % of ``hard`` play, its five array
+arguments being reference-counted at every decision.  A player added to :mod:`.dispatch` (and
+:data:`belot_sim.registry.POLICY_CODES`), or a searching player added to :func:`search_card`, plays
+in ``simulate``, in the batch kernels and in :class:`belot_sim.Bot` alike.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ def _search_card_impl(policy, legal, r32, hands, seat, view, family, ctx, tt, sc
     return impl
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def decide_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch, search):
     """The card the seat to move plays under policy ``policy``.
 
@@ -43,8 +47,7 @@ def decide_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch,
     the public view (:mod:`.view`); ``ctx``/``tt``/``scratch``: the searching players' work space
     (:func:`belot_sim.kernels.play_loop.play_scratch`).  ``search``: ``None`` when no searching
     player can be asked (Numba prunes that branch and never compiles the solver; a searching code
-    then returns -1), else any array.  Inlined into its callers at the Numba IR level (the pruning
-    still applies), so the play loop compiles as it did with the dispatch written inline.
+    then returns -1), else any array.
     """
     if policy >= DD:
         if search is None:  # pruned by Numba: the solver is not compiled

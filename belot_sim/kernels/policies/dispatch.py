@@ -2,9 +2,9 @@
 
 Every policy sees only: its legal cards, its own hand, its seat, the public view
 (:mod:`.view`) and one uniform random 32-bit value for this decision.  The searching players
-(``dd``, ``pimc``: :mod:`.search`) are reached through :func:`.decide.decide_card`, the dispatch of
-every player the play loop and the bots call, which hands them the solver's work space (and, for
-the perfect-information ``dd`` only, every hand).
+(``dd``, ``pimc``: :mod:`.search`) are reached through :mod:`.decide` (the dispatch of every player,
+:func:`.decide.decide_card`), which hands them the solver's work space (and, for the
+perfect-information ``dd`` only, every hand).
 """
 
 from __future__ import annotations
