@@ -288,3 +288,24 @@ def test_unknown_hands_are_refused_where_they_matter():
     with pytest.raises(ValueError, match="dd sees every hand"):
         Bot("dd").play(state)
 
+
+def test_the_bots_document_runs_as_shown(capsys):
+    import doctest
+    import re
+    from pathlib import Path
+
+    from belot_sim.cli import main
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", doc, re.S)
+    assert len(blocks) >= 2
+    for k, block in enumerate(blocks):
+        test = doctest.DocTestParser().get_doctest(block, {}, f"docs/bots.md block {k}", "docs/bots.md", 0)
+        runner = doctest.DocTestRunner(optionflags=doctest.NORMALIZE_WHITESPACE)
+        runner.run(test)
+        assert runner.summarize(verbose=False).failed == 0, k
+    command, *shown = re.search(r"```\n\$ (belot-sim analyze .*?)```", doc, re.S).group(1).splitlines()
+    position = command.split('"')[1]
+    capsys.readouterr()
+    assert main(["analyze", position]) == 0
+    assert capsys.readouterr().out.splitlines() == shown

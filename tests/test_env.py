@@ -151,3 +151,15 @@ def test_bad_opponents_and_illegal_actions_are_refused():
     with pytest.raises(ValueError, match="render_mode"):
         belot_env.env(render_mode="rgb_array")
 
+
+def test_the_documented_observation_layout_is_the_environments():
+    import re
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "bots.md").read_text()
+    rows = re.findall(r"^\| `([A-Z_]+)` \| ([0-9 ×]+) \|", doc, re.M)
+    sizes = {name: int(np.prod([int(x) for x in size.split("×")])) for name, size in rows}
+    assert sizes == {s.name: s.size for s in belot_env.OBSERVATION.slots}
+    docstring = {line.split()[0]: line.split()[1:4] for line in belot_env.__doc__.splitlines()
+                 if line[:1].isupper() and line.split()[0] in sizes}
+    assert set(docstring) == set(sizes)
