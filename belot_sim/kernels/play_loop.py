@@ -17,7 +17,7 @@ from .core.play import beats, belot_cards, legal_mask
 from .core.rng import halves, next_u64
 from .core.scoring import score_play
 from .core.tables import AT, BELOT, LAST_TRICK, NT, POINTS, RANK_Q, TRICK_MULT
-from .policies.dispatch import DD, NORMAL, PIMC, RANDOM, choose_card, random_card
+from .policies.dispatch import DD, NORMAL, PIMC, PIMC_EXACT, RANDOM, choose_card, random_card
 from .policies.view import next_trick, record_card, start_view
 
 #: Solver table slots per thread for the searching players (2**16 slots = 1 MiB, see solve.TT_BITS).
@@ -59,11 +59,13 @@ def search_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch)
 def _search_card_impl(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
     # Imported here, when a kernel with a searching player is typed: importing the solver
     # compiles its search, which plain simulations should not wait for.
-    from .policies.search import dd_card, pimc_card
+    from .policies.search import dd_card, pimc_card, pimc_exact_card
 
     def impl(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
         if policy == DD:  # perfect information: reads every hand
             return dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch)
+        if policy == PIMC_EXACT:
+            return pimc_exact_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
         return pimc_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
 
     return impl
@@ -138,7 +140,7 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, poli
     needs_known = False  # pimc also reads what the declarations and belots showed
     for seat in range(4):
         needs_view = needs_view or policies[seat] >= NORMAL
-        needs_known = needs_known or policies[seat] == PIMC
+        needs_known = needs_known or policies[seat] >= PIMC  # the sampling players
     belot0 = 0
     belot1 = 0
     points0 = 0
