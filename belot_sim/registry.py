@@ -2,7 +2,7 @@
 
 >>> import belot_sim as bs
 >>> sorted(bs.PLAYERS)
-['dd', 'easy', 'hard', 'normal', 'pimc', 'random']
+['dd', 'easy', 'hard', 'normal', 'pimc', 'pimc-exact', 'random']
 >>> bs.BIDDERS["heuristic"][:34]
 'a point count of its own 5 cards p'
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from .kernels.bidding.choose import HEURISTIC, MC_BIDDER, RANDOM_BIDDER
-from .kernels.policies.dispatch import DD, EASY, HARD, NORMAL, PIMC, RANDOM
+from .kernels.policies.dispatch import DD, EASY, HARD, NORMAL, PIMC, PIMC_EXACT, RANDOM
 
 #: Player name → one-line description (``players=`` everywhere).
 PLAYERS = MappingProxyType({
@@ -22,6 +22,7 @@ PLAYERS = MappingProxyType({
     "hard": "normal's tactics with card memory, shown voids and holding probabilities",
     "dd": "PERFECT INFORMATION (sees every hand): the exact double-dummy best card; a yardstick",
     "pimc": "samples layouts of the unseen cards consistent with what it knows and solves each exactly",
+    "pimc-exact": "pimc without its shortcuts: exact values of every card in all its layouts (the reference)",
 })
 #: Bidder name → one-line description (``bidders=`` everywhere).
 BIDDERS = MappingProxyType({
@@ -32,11 +33,11 @@ BIDDERS = MappingProxyType({
 
 #: Player name → policy code inside the kernels.
 POLICY_CODES = MappingProxyType({"random": RANDOM, "easy": EASY, "normal": NORMAL, "hard": HARD, "dd": DD,
-                                 "pimc": PIMC})
+                                 "pimc": PIMC, "pimc-exact": PIMC_EXACT})
 #: Bidder name → bidder code inside the kernels.
 BIDDER_CODES = MappingProxyType({"random": RANDOM_BIDDER, "heuristic": HEURISTIC, "mc": MC_BIDDER})
 #: Players that call the double-dummy solver (need its table; much slower per deal).
-SEARCH_PLAYERS = ("dd", "pimc")
+SEARCH_PLAYERS = ("dd", "pimc", "pimc-exact")
 #: Players shown every hand (perfect information); every other player sees only its own.
 PERFECT_INFORMATION = ("dd",)
 #: Players the ``mc`` bidder may play its layouts with (a searching player would take seconds per call).

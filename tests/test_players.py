@@ -32,7 +32,7 @@ from belot_sim.kernels.policies.dispatch import choose_card
 from belot_sim.rules import STRENGTH, TRUMP_MASKS
 from belot_sim.simulation import simulate
 from belot_sim.tournament import tournament
-from helpers import replay_and_compare, family_of, fresh_view, mask, play_card, random_deal
+from helpers import family_of, fresh_view, mask, play_card, random_deal, relayout, replay_and_compare
 
 
 STRATEGIC = ("easy", "normal", "hard")
@@ -210,27 +210,6 @@ def test_choose_card_has_no_argument_for_other_hands():
     params = list(inspect.signature(choose_card.py_func).parameters)
     assert params == ["policy", "legal", "r32", "hand", "seat", "view", "family"]
     assert L.V_SIZE == 33  # view slots: see players/view.py; none holds another seat's unshown cards
-
-
-def relayout(state: ref.DealState, view: np.ndarray, rng: random.Random) -> list[int]:
-    """Current hands with the other seats' cards moved around consistently with the view.
-
-    Random swaps of two cards between two other seats, each allowed only when neither card
-    lands in a seat that the view shows cannot hold it; card counts stay as they are."""
-    me = state.to_move
-    hands = list(state.hands)
-    others = [s for s in range(4) if s != me]
-    for _ in range(300):
-        a, b = rng.sample(others, 2)
-        if not hands[a] or not hands[b]:
-            continue
-        ca = rng.choice(list(iter_cards(hands[a])))
-        cb = rng.choice(list(iter_cards(hands[b])))
-        if view[L.V_EXCLUDED + b] >> ca & 1 or view[L.V_EXCLUDED + a] >> cb & 1:
-            continue
-        hands[a] ^= 1 << ca | 1 << cb
-        hands[b] ^= 1 << ca | 1 << cb
-    return hands
 
 
 def test_choices_do_not_depend_on_hidden_cards():

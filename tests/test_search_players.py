@@ -25,10 +25,11 @@ from belot_sim import reference as ref
 from belot_sim.cards import iter_cards, parse_cards, popcount
 from belot_sim.kernels.core.declarations import shown_cards
 from belot_sim.kernels.core import layouts as L
-from belot_sim.kernels.policies.search import pimc_card, sample_layout
+from belot_sim.kernels.policies.pimc import pimc_card
+from belot_sim.kernels.policies.sampling import sample_layout
 from belot_sim.kernels.core.layouts import S_HANDS, S_REJECTED, S_SIZE, S_WORLD_RNG
 from belot_sim.simulation import simulate
-from helpers import replay_and_compare, fresh_view, play_card, random_deal
+from helpers import fresh_view, play_card, random_deal, replay_and_compare
 
 
 FULL = (1 << 32) - 1

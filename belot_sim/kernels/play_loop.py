@@ -119,7 +119,7 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, poli
     needs_known = False  # pimc also reads what the declarations and belots showed
     for seat in range(4):
         needs_view = needs_view or policies[seat] >= NORMAL
-        needs_known = needs_known or policies[seat] == PIMC
+        needs_known = needs_known or policies[seat] >= PIMC  # the sampling players
     belot0 = 0
     belot1 = 0
     points0 = 0

@@ -156,6 +156,9 @@ HISTORY = Layout("H_", np.int64, "a deal's record up to one decision", (
 
 # --- the searching players' work space ------------------------------------------------------------
 
+#: A seat holds at most 8 cards, so a decision has at most 8 choices.
+MAX_CHOICES = 8
+
 SCRATCH = Layout("S_", np.int64, "search scratch", (
     ("GEN", 1, "last solver-table stamp handed out"),
     ("WORLD_RNG", 1, "the pimc world stream state (uint64 bits)"),
@@ -167,6 +170,10 @@ SCRATCH = Layout("S_", np.int64, "search scratch", (
     ("SUM", 32, "pimc totals per card"),
     ("HANDS", 4, "a sampled layout"),
     ("POOL", 32, "the unseen cards to deal"),
+    ("CLASS", 32, "pimc: per legal card, the card standing for it (cards that are the same play)"),
+    ("CROSS", MAX_CHOICES * MAX_CHOICES, "pimc: sums of the products of two choices' values over the layouts"),
+    ("SOLVED", 1, "pimc: layouts its last decision counted (statistics)"),
+    ("DROPPED", 1, "pimc: the choices its last decision eliminated (statistics)"),
 ))
 
 # --- the double-dummy solver's context ----------------------------------------------------------
@@ -206,6 +213,7 @@ SOLVER_CTX = Layout("C_", np.int64, "solver context", (
     ("OWNSEQ", 4 * 256, "[suit * 256 + live ranks]: seats of the live cards, weakest first, | count << 16"),
     ("PSEQ", 4 * 256, "[suit * 256 + live ranks]: points of the live cards, weakest first (6 bits each)"),
     ("STAB", 2 << STRUCT_BITS, "the structure table: tag word, then cards | lb << 32 | ub << 48"),
+    ("KEEP_HISTORY", 1, "1: the next solve keeps the history bonuses although its stamp is new (set by the caller)"),
 ))
 
 #: Transposition-table entry word: lb (16 bits) | ub (16) | best card (8) | generation stamp (23).

@@ -16,11 +16,11 @@ from __future__ import annotations
 from numba import njit
 from numba.extending import overload
 
-from .dispatch import DD, choose_card
+from .dispatch import DD, PIMC_EXACT, choose_card
 
 
 def search_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
-    """The card of a searching player (``dd`` or ``pimc``); callable from kernels only."""
+    """The card of a searching player (``dd``, ``pimc``, ``pimc-exact``); callable from kernels only."""
     raise NotImplementedError("search_card is compiled into the kernels (see _search_card_impl)")
 
 
@@ -28,11 +28,13 @@ def search_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch)
 def _search_card_impl(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
     # Imported here, when a kernel with a searching player is typed: importing the solver
     # compiles its search, which plain simulations should not wait for.
-    from .search import dd_card, pimc_card
+    from .search import dd_card, pimc_card, pimc_exact_card
 
     def impl(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
         if policy == DD:  # perfect information: reads every hand
             return dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch)
+        if policy == PIMC_EXACT:
+            return pimc_exact_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
         return pimc_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
 
     return impl

@@ -17,7 +17,8 @@ from ..core.rng import scale32
 from .judge import judged_card
 from .tactics import cheapest
 
-RANDOM, EASY, NORMAL, HARD, DD, PIMC = 0, 1, 2, 3, 4, 5
+#: Policy codes; the searching players (DD and above) are reached through the play loop's ``search_card``.
+RANDOM, EASY, NORMAL, HARD, DD, PIMC, PIMC_EXACT = 0, 1, 2, 3, 4, 5, 6
 
 
 @njit(cache=True, inline="always")

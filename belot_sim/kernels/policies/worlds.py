@@ -1,7 +1,7 @@
 """The double-dummy value of every legal card over sampled layouts: the sampling half of
 :func:`belot_sim.analyze` (``pimc_mean``, ``pimc_se``, ``p_best``).
 
-The layouts are drawn as ``pimc`` draws them (:func:`.search.sample_layout`, consistent with the
+The layouts are drawn as ``pimc`` draws them (:func:`.sampling.sample_layout`, consistent with the
 seat's view and hand) from the world stream a :class:`belot_sim.Bot` would use at this position
 (:func:`.position.start_streams`): with the same seed, the first ``worlds`` layouts of an analysis are
 the ones a ``pimc`` bot with as many worlds solves.
@@ -16,7 +16,7 @@ from ..core.layouts import (H_FAMILY, S_HANDS, V_AT_OVERTAKE_PARTNER, V_CONTRACT
 from ..solver.api import dd_moves
 from .position import legal_now, replay_view, seen_hands, start_streams
 from .scratch import new_gen
-from .search import sample_layout
+from .sampling import sample_layout
 
 
 @njit(cache=True)

@@ -15,6 +15,7 @@ read through raw addresses.
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from ..core.bits import ctz
@@ -115,6 +116,15 @@ def dd_moves(hands, leader, trick, n_trick, contract, team, family, undertrump_r
     -1 for the others.  Returns the mask of legal cards.  All cards share the table, so the later
     ones are cheap.
     """
+    return dd_values(hands, leader, trick, n_trick, contract, team, family, undertrump_required, at_overtake_partner,
+                     valat, ctx, tt, gen, np.int64(-1), out)
+
+
+@njit(cache=True)
+def dd_values(hands, leader, trick, n_trick, contract, team, family, undertrump_required, at_overtake_partner,
+              valat, ctx, tt, gen, cards, out):
+    """:func:`dd_moves` for the legal cards of the mask ``cards`` only (-1: all of them): the others get
+    -1 in ``out``.  Returns the mask of legal cards."""
     check_arrays(hands, trick, n_trick, ctx, tt)
     if out.shape[0] < 32:
         raise ValueError("out must hold 32 values")
@@ -134,7 +144,7 @@ def dd_moves(hands, leader, trick, n_trick, contract, team, family, undertrump_r
     others = (rem | tcards) & ~hand
     done = 0
     guess = -1  # the previous card's value, checked first for the next one (values are often equal)
-    m = legal
+    m = legal & cards
     while m:
         card = ctz(m)
         m &= m - 1

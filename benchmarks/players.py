@@ -1,0 +1,133 @@
+"""Speed of every player, side by side with ``pimc`` as it was at another commit, and (optionally) the
+duplicate tournaments of the ladder.
+
+    python benchmarks/players.py                          # deals/s and decision times, base 6f5fb94
+    python benchmarks/players.py --tournaments 2000       # also the ladder's duplicate matches
+    python benchmarks/players.py --base 6f5fb94 --record
+
+Deals/s: ``simulate(n, players=p, threads=t)`` with the same seat in all four places and a random
+contract and declarer per deal, timed once after a warm-up, the baseline's ``pimc`` on the same deals
+alternating with the current players.  Decision time: the median time of one decision from Python
+(the kernels called directly on positions of deals played by ``hard``, one thread, after a warm-up).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import time
+
+import numba
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(__file__))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
+
+import belot_sim as bs  # noqa: E402
+from baseline import load_baseline  # noqa: E402
+from helpers import fresh_view, play_card, random_deal  # noqa: E402
+from report import Tee, environment, record  # noqa: E402
+
+from belot_sim.kernels.core.layouts import C_SIZE, S_SIZE, S_WORLD_RNG, S_WORLDS  # noqa: E402
+from belot_sim.kernels.policies.dispatch import choose_card  # noqa: E402
+from belot_sim.kernels.policies.search import pimc_card, pimc_exact_card  # noqa: E402
+from belot_sim.registry import POLICY_CODES  # noqa: E402
+
+#: Deals per timed run, by player (the searching players cost milliseconds to a tenth of a second a deal).
+DEALS = {"random": 1_000_000, "easy": 500_000, "normal": 250_000, "hard": 250_000, "dd": 400, "pimc": 60,
+         "pimc-exact": 24}
+LADDER = (("pimc", "pimc-exact"), ("pimc", "hard"), ("pimc-exact", "hard"), ("hard", "normal"), ("normal", "easy"),
+          ("easy", "random"), ("dd", "hard"))
+
+
+def timed(fn) -> float:
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
+
+
+def rates(old, threads_list, out) -> None:
+    out(f"{'player':>14} {'threads':>7} {'deals/s':>12}")
+    for player, n in DEALS.items():
+        for threads in threads_list:
+            bs.simulate(4, players=player, threads=threads, seed=99)  # warm-up
+            seconds = timed(lambda p=player, n=n, t=threads: bs.simulate(n, players=p, threads=t, seed=1))
+            out(f"{player:>14} {threads:>7} {n / seconds:>12,.1f}")
+            if player == "pimc":
+                old.simulate(4, players="pimc", threads=threads, seed=99)
+                base = timed(lambda t=threads, n=n: old.simulate(n, players="pimc", threads=t, seed=1))
+                out(f"{'pimc (base)':>14} {threads:>7} {n / base:>12,.1f}   (the same deals) -> pimc is "
+                    f"{base / seconds:.2f}x as fast")
+
+
+def decision_times(out, n_deals: int = 30) -> None:
+    """Median time of one decision from Python, on positions of deals played by ``hard``."""
+    ctx = np.zeros(2 * C_SIZE, dtype=np.int64)
+    tt = np.zeros(2 << 16, dtype=np.int64)
+    scratch = np.zeros(S_SIZE, dtype=np.int64)
+    scratch[S_WORLDS] = 20
+    scratch[S_WORLD_RNG] = 7
+    kernels = {"pimc": pimc_card, "pimc-exact": pimc_exact_card}
+    times = {name: [] for name in ("hard", *kernels)}
+    rng = random.Random(3)
+    for deal in range(n_deals + 1):  # the first deal warms up
+        state = random_deal(rng, bs.Contract(deal % 6), bs.BULGARIAN)
+        view = fresh_view(state)
+        while not state.is_over:
+            seat, legal = state.to_move, np.int64(state.legal_mask())
+            hand = np.int64(state.hands[seat])
+            if legal & (legal - 1):
+                t0 = time.perf_counter()
+                card = int(choose_card(POLICY_CODES["hard"], legal, np.uint64(0), hand, seat, view, 0))
+                hard = time.perf_counter() - t0
+                if deal:
+                    times["hard"].append(hard)
+                for name, kernel in kernels.items():
+                    t0 = time.perf_counter()
+                    kernel(legal, np.uint64(deal), hand, seat, view, 0, ctx, tt, scratch)
+                    if deal:
+                        times[name].append(time.perf_counter() - t0)
+            else:
+                card = int(np.log2(int(legal)))
+            play_card(state, view, card)
+    out(f"\none decision with a choice, from Python, one thread, {len(times['hard'])} decisions of {n_deals} deals "
+        "played by hard (20 layouts)")
+    out(f"{'player':>14} {'median':>10} {'mean':>10}")
+    for name, ts in times.items():
+        out(f"{name:>14} {statistics.median(ts) * 1e3:>8.3f} ms {statistics.fmean(ts) * 1e3:>8.3f} ms")
+
+
+def tournaments(n: int, out) -> None:
+    out(f"\nduplicate tournaments, {n:,} deals each (random contract and declarer, seed 6, 20 layouts)")
+    out(f"{'a vs b':>24} {'edge':>8} {'95% interval':>18}")
+    for a, b in LADDER:
+        row = bs.tournament(a, b, n, seed=6).loc["all"]
+        out(f"{a + ' vs ' + b:>24} {row.mean_edge:>+8.2f} [{row.ci_low:+.2f}, {row.ci_high:+.2f}]")
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--base", default="6f5fb94", help="the commit whose pimc is timed alongside (6f5fb94)")
+    parser.add_argument("--tournaments", type=int, default=0, help="also play the ladder with this many deals")
+    parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")
+    args = parser.parse_args(argv)
+    out = Tee()
+    out(environment())
+    old = load_baseline(args.base)
+    threads_list = [1, 2] if numba.config.NUMBA_NUM_THREADS >= 2 else [1]
+    out(f"simulate, all four seats one player, random contract and declarer, deals/s (base: {args.base})")
+    rates(old, threads_list, out)
+    decision_times(out)
+    if args.tournaments:
+        tournaments(args.tournaments, out)
+    if args.record:
+        record("benchmarks/players.py", out.text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
