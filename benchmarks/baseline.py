@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import pkgutil
 import subprocess
 import sys
 import tarfile
@@ -39,4 +40,18 @@ def load_baseline(commit: str, name: str = "belot_sim_base"):
         os.replace(staging / "belot_sim", target)
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
-    return importlib.import_module(name)
+    import numba
+
+    # Importing a copy of the package points Numba's (process-wide) cache directory at the copy's
+    # own (belot_sim/_cache.py), and a kernel module caches in the directory set when it is
+    # imported.  So every module of the copy is imported now, and the setting restored for the
+    # modules the current package imports later (its solver): otherwise they would load kernels
+    # cached for other sources of theirs, stale for this one (wrong results seen, 2026-12-01).
+    previous = numba.config.CACHE_DIR
+    try:
+        module = importlib.import_module(name)
+        for info in pkgutil.walk_packages(module.__path__, prefix=f"{name}."):
+            importlib.import_module(info.name)
+    finally:
+        numba.config.CACHE_DIR = previous
+    return module
