@@ -33,7 +33,7 @@ from .progress import Progress
 from .registry import is_searching, policy_codes
 from .rules import Contract, Rules
 from .scoring import check_multiplier
-from .simulation import DEFAULT_WORLDS, MAX_WORLDS, SEARCH_TOKEN
+from .simulation import DEFAULT_WORLDS, MAX_WORLDS, search_token
 from .stats import wilson_interval
 
 #: Layouts per kernel call when progress is shown (otherwise one call: each call ends by waiting
@@ -134,7 +134,7 @@ def _play(hand, contracts, *, seat, dealer, known, multiplier, samples, players,
     from .kernels.batch.estimate import estimate_rollout
 
     codes = np.array([int(c) for c in contracts], dtype=np.int64)
-    search = SEARCH_TOKEN if is_searching(policies) else None
+    search = search_token() if is_searching(policies) else None
     block = (BLOCK if search is None else SEARCH_BLOCK) if progress else samples
     parts = []
     unit = f"layouts x {len(contracts)} contract{'s' if len(contracts) > 1 else ''}"

@@ -23,7 +23,7 @@ from .options import bidder_params
 from .progress import Progress
 from .registry import BIDDER_CODES, bidder_codes, is_searching, policy_codes
 from .rules import Rules
-from .simulation import DEFAULT_WORLDS, MAX_WORLDS, SEARCH_TOKEN
+from .simulation import DEFAULT_WORLDS, MAX_WORLDS, search_token
 
 MATCH_COLUMNS = ("match_id", "first_dealer", "winner", "score0", "score1", "deals", "target")
 #: Columns of the ``deals`` frame besides ``match_id, deal`` and the ``simulate`` deal columns.
@@ -153,7 +153,7 @@ def _run_kernel(seed, ids, positions, cap, args, record):
     cards = np.empty(shape, dtype=np.int8)
     play_matches(np.uint64(seed), ids, cap, chunk_size, target, family, flags, bidders, bid_ints, bid_weights, policies,
                  worlds, record, match_out, small, hands, points, totals, codes, seats, cards,
-                 SEARCH_TOKEN if is_searching(policies) else None)
+                 search_token() if is_searching(policies) else None)
     count = np.where(match_out[M_WINNER] >= 0, match_out[M_DEALS], 0)
     keep = (np.arange(cap)[None, :] < count[:, None]).ravel()
     rows = {"small": small[:, keep], "hands": hands[:, keep], "points": points[:, keep], "totals": totals[:, keep],

@@ -34,9 +34,14 @@ SEARCH_BLOCK = 64
 DEFAULT_WORLDS = 20
 MAX_WORLDS = 100_000
 MAX_DEALS = 2**40
-#: What the kernels get as ``search`` when a seat searches (they only look at its type: ``None``
-#: compiles a kernel without the solver).
-SEARCH_TOKEN = np.zeros(1, dtype=np.int64)
+
+
+def search_token() -> np.ndarray:
+    """What the kernels get as ``search`` when a seat searches: the addresses of the compiled search
+    (``None`` in its place compiles a kernel without the solver).  Loads the solver on first use."""
+    from .kernels.solver.api import search_entries
+
+    return search_entries()
 
 
 @dataclass(frozen=True)
@@ -62,7 +67,7 @@ class DealPlan:
         return is_searching(self.policies)
 
     def search_token(self) -> np.ndarray | None:
-        return SEARCH_TOKEN if self.searching else None
+        return search_token() if self.searching else None
 
 
 def contract_plan(contract, rules: Rules) -> tuple[np.ndarray, bool]:

@@ -25,7 +25,7 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from .cards import format_card, iter_cards, parse_card, popcount, to_mask
-from .kernels.core.layouts import C_NODES, C_SIZE, MAX_GEN
+from .kernels.core.layouts import C_NODES, MAX_GEN
 from .rules import BULGARIAN, Contract, Rules
 
 #: Table slots (entries of two int64) used by the Python wrappers: 2**16 slots = 1 MiB, which stays
@@ -43,7 +43,7 @@ class _Workspace:
 
         self.k = api
         self.tt = np.zeros(2 << bits, dtype=np.int64)
-        self.ctx = np.zeros(C_SIZE, dtype=np.int64)
+        self.ctx = api.new_ctx()
         self.trick = np.zeros(4, dtype=np.int64)
         self.out = np.zeros(32, dtype=np.int64)
         self.gen = 0

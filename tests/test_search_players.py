@@ -223,7 +223,7 @@ def test_dd_best_is_the_lowest_best_card():
     from belot_sim.kernels.solver import api as ks
 
     rng = random.Random(31)
-    ctx = np.zeros(L.C_SIZE, dtype=np.int64)
+    ctx = ks.new_ctx()
     tt = np.zeros(2 << 16, dtype=np.int64)
     for i in range(120):
         rules = [bs.BULGARIAN, bs.BULGARIAN.replace(undertrump="required", at_overtake_partner=False),

@@ -51,7 +51,7 @@ def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, m
         hands = np.empty(4, dtype=np.int64)
         played = np.empty(4, dtype=np.int64)
         pool = np.empty(32, dtype=np.int64)
-        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds)
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds, search)
         for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
             layout = start + i
             rng = deal_layout(seed, layout, fixed, pool, hands)

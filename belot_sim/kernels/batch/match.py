@@ -105,7 +105,7 @@ def play_matches(seed, match_ids, cap, chunk_size, target, family, flags, bidder
     n_chunks = (n + chunk_size - 1) // chunk_size
     for chunk in prange(n_chunks):
         pack, hands, hands5, auction_state = deal_scratch()
-        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds)
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds, search)
         for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
             match_id = match_ids[i]
             dealer0 = first_dealer(seed, match_id)

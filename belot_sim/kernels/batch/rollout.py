@@ -49,7 +49,7 @@ def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_decla
     for chunk in prange(n_chunks):
         pack, hands, hands5, auction_state = deal_scratch()
         no_calls = np.empty(MAX_CALLS, dtype=np.int8)
-        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds)
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds, search)
         for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
             deal_id = start + i
             dealer = deal_pack(seed, deal_id, pack)
