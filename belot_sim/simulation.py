@@ -6,31 +6,36 @@ deal ids of a plan (the dataset writers play a plan part by part).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import pandas as pd
 
 from .checks import check_bool, check_int, check_threads, numba_threads
+from .compiling import announce
 from .frames import call_frame, categorize, deal_columns, join_blocks, play_frame
-from .kernels.batch.rollout import rollout
+from .kernels.batch.rollout import SEARCH_CHUNK, rollout
 from .kernels.core.auction_rules import MAX_CALLS
 from .kernels.core.layouts import D_CALLS, D_DEALER, D_OUTCOME, D_SIZE, P_SIZE
 from .kernels.core.options import flags_of
 from .kernels.core.scoring import VOID
 from .options import bidder_params
 from .progress import Progress
-from .registry import bidder_codes, is_searching, policy_codes
+from .registry import BIDDER_CODES, bidder_codes, is_searching, policy_codes
+from .runs import blocks
 from .rules import Contract, Rules
 from .scoring import check_multiplier
 
-#: Deals per kernel call: bounds the temporary arrays and paces the progress display.
+#: Deals per kernel call at most: bounds the temporary arrays (blocks are sized to about half a
+#: second of work, :mod:`belot_sim.runs`).
 BLOCK = 1 << 20
-#: The same with a searching player (dd/pimc take milliseconds to seconds per deal) when progress
-#: is shown; otherwise one call: each call waits for its slowest deal (measured: 64-deal calls kept
-#: two threads 173 % busy on dd deals).
-SEARCH_BLOCK = 64
+#: The first block of fast deals (its time includes loading the kernel).
+FIRST_BLOCK = 1 << 14
+#: Deals per kernel call at most when a deal takes milliseconds (dd/pimc players, mc bidders).
+SLOW_BLOCK = 1 << 16
 DEFAULT_WORLDS = 20
 MAX_WORLDS = 100_000
 MAX_DEALS = 2**40
@@ -39,9 +44,10 @@ MAX_DEALS = 2**40
 def search_token() -> np.ndarray:
     """What the kernels get as ``search`` when a seat searches: the addresses of the compiled search
     (``None`` in its place compiles a kernel without the solver).  Loads the solver on first use."""
-    from .kernels.solver.api import search_entries
+    with announce("solver"):
+        from .kernels.solver.api import search_entries
 
-    return search_entries()
+        return search_entries()
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,16 @@ class DealPlan:
     @property
     def searching(self) -> bool:
         return is_searching(self.policies)
+
+    @property
+    def slow(self) -> bool:
+        """Deals take milliseconds: a seat searches (dd/pimc) or bids by playing layouts (mc)."""
+        return self.searching or (self.bidders is not None and BIDDER_CODES["mc"] in self.bidders)
+
+    @property
+    def family(self) -> str:
+        """The kernel family that plays these deals (:mod:`belot_sim.compiling`)."""
+        return ("search-" if self.searching else "") + ("deals" if self.bidders is None else "auctions")
 
     def search_token(self) -> np.ndarray | None:
         return search_token() if self.searching else None
@@ -109,6 +125,17 @@ def plan_deals(*, rules, contract, declarer, players, bidders, seed, plays, mult
                     bid_ints, bid_weights, worlds, plays, calls)
 
 
+def simulate_arguments(kwargs: dict) -> dict:
+    """The arguments of :func:`plan_deals` from ``simulate``-style keywords, ``simulate``'s defaults
+    for those not given; an unknown keyword is a TypeError naming it."""
+    names = inspect.signature(plan_deals).parameters
+    unknown = sorted(set(kwargs) - set(names))
+    if unknown:
+        raise TypeError(f"unknown argument(s) {unknown}: the deal arguments are {sorted(names)}")
+    defaults = inspect.signature(simulate).parameters
+    return {name: kwargs[name] if name in kwargs else defaults[name].default for name in names}
+
+
 def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declarer: int | None = None,
              players="random", bidders=None, seed: int = 0, start: int = 0, threads: int | None = None,
              plays: bool = False, multiplier: int = 1, progress: bool = False, worlds: int = DEFAULT_WORLDS,
@@ -141,7 +168,10 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     threads : Numba threads (default: all).
     plays : also return the per-card frame (void deals have none).
     multiplier : 1, 2 (doubled) or 4 (redoubled); classic only 1.
-    progress : print progress to stderr (useful for runs of many millions, or with pimc).
+    progress : show a progress bar on stderr (done, rate, time left): useful for runs of many
+        millions, or with pimc.  A run stops within about a second of Ctrl-C
+        (``KeyboardInterrupt``) whatever the players: the deals are played in blocks of about half a
+        second.
     worlds : layouts of the unseen cards a ``pimc`` player solves per decision.
     calls : with bidders, also return the per-call frame.
 
@@ -163,14 +193,18 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     start = check_int(start, "start", 0, 2**62 - n)
     threads = check_threads(threads)
     progress = check_bool(progress, "progress")
-    block = (SEARCH_BLOCK if progress else max(n, 1)) if plan.searching else BLOCK
-    with numba_threads(threads), Progress(progress, "simulate", n, "deals") as shown:
-        blocks = []
-        for offset in range(0, max(n, 1), block):
-            size = min(block, n - offset)
-            blocks.append(run_deals(plan, start + offset, size))
-            shown.update(offset + size)
-    return _result(join_blocks(blocks, range(len(blocks[0]))))
+    with numba_threads(threads), Progress(progress, "simulate", n, "deals") as bar:
+        parts = [run_deals(plan, start + offset, size) for offset, size in deal_blocks(plan, n, bar)]
+    return _result(join_blocks(parts, range(len(parts[0]))))
+
+
+def deal_blocks(plan: DealPlan, n: int, progress: Progress | None = None):
+    """``(offset, size)`` blocks of ``n`` deals of ``plan`` (:func:`belot_sim.runs.blocks`): about half a
+    second each, slow deals in whole work items for every Numba thread."""
+    if plan.slow:
+        items = numba.get_num_threads() * SEARCH_CHUNK
+        return blocks(n, first=items, cap=SLOW_BLOCK, multiple=items, progress=progress)
+    return blocks(n, first=FIRST_BLOCK, cap=BLOCK, progress=progress)
 
 
 def _result(frames: list[pd.DataFrame]) -> pd.DataFrame | tuple[pd.DataFrame, ...]:
@@ -189,10 +223,11 @@ def run_deals(plan: DealPlan, start: int, n: int) -> list[pd.DataFrame]:
     play_seat = np.empty(shape, dtype=np.int8)
     play_card = np.empty(shape, dtype=np.int8)
     call_codes = np.zeros((n if auction else 0, MAX_CALLS), dtype=np.int8)
-    rollout(np.uint64(plan.seed), start, n, plan.contracts, plan.random_contract, len(rules.contracts),
-            plan.declarer, plan.multiplier, int(rules.is_classic), flags_of(rules), plan.policies, plan.worlds,
-            plan.plays, plan.bidders, plan.bid_ints, plan.bid_weights, small, hands, points, play_seat, play_card,
-            call_codes, plan.search_token())
+    with announce(plan.family):
+        rollout(np.uint64(plan.seed), start, n, plan.contracts, plan.random_contract, len(rules.contracts),
+                plan.declarer, plan.multiplier, int(rules.is_classic), flags_of(rules), plan.policies, plan.worlds,
+                plan.plays, plan.bidders, plan.bid_ints, plan.bid_weights, small, hands, points, play_seat,
+                play_card, call_codes, plan.search_token())
     deal_id = np.arange(start, start + n, dtype=np.int64)
     # copy=False: the columns are fresh arrays owned by this frame; copying them would cost
     # more than the whole simulation at these sizes.

@@ -28,7 +28,7 @@ from belot_sim.kernels.core import layouts as L
 from belot_sim.kernels.policies.search import pimc_card, sample_layout
 from belot_sim.kernels.core.layouts import S_HANDS, S_REJECTED, S_SIZE, S_WORLD_RNG
 from belot_sim.simulation import simulate
-from helpers import replay_and_compare, fresh_view, play_card, random_deal
+from helpers import CallCounter, fresh_view, play_card, random_deal, replay_and_compare, without_compile_lines
 
 
 FULL = (1 << 32) - 1
@@ -192,18 +192,19 @@ def test_all_dd_deals_from_one_solve_match_card_by_card_play(rules):
     pd.testing.assert_frame_equal(simulate(24, plays=True, **auction)[0], simulate(24, **auction))
 
 
-def test_progress_blocks_give_the_same_deals(monkeypatch, capsys):
-    """With progress shown, searching players run in blocks of SEARCH_BLOCK deals; without it, in
-    one call.  Same deals and plays either way."""
+def test_blocks_give_the_same_deals(monkeypatch, capsys):
+    """Searching players run in blocks of at most SLOW_BLOCK deals (sized to about half a second);
+    blocks of 3 give the same deals and plays as whatever blocks the run chose, with the bar."""
     from belot_sim import simulation as sim_module
 
     players = ("pimc", "dd", "hard", "dd")
     whole = simulate(7, players=players, seed=8, worlds=3, plays=True)
-    assert capsys.readouterr().err == ""
-    monkeypatch.setattr(sim_module, "SEARCH_BLOCK", 3)
+    assert without_compile_lines(capsys.readouterr().err) == ""  # no bar unless asked
+    calls = CallCounter(monkeypatch, sim_module, "rollout")
+    monkeypatch.setattr(sim_module, "SLOW_BLOCK", 3)
     blocks = simulate(7, players=players, seed=8, worlds=3, plays=True, progress=True)
     err = capsys.readouterr().err
-    assert err.count("\r") == 3 and "7/7 deals" in err
+    assert calls.count == 3 and "7/7" in err and "deals/s" in err
     pd.testing.assert_frame_equal(whole[0], blocks[0])
     pd.testing.assert_frame_equal(whole[1], blocks[1])
 

@@ -27,7 +27,7 @@ def deal_layout(seed, sample, fixed, pool, hands):
     return fill_hands(fixed, stream_start(seed, sample, DEAL_STREAM), pool, hands)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, multiplier, family, flags, policies,
                      worlds, small_out, hands_out, points_out, search):
     """Play layouts ``start .. start+n-1`` (see :func:`deal_layout`) once per contract of

@@ -84,7 +84,7 @@ def match_after_deal(total0, total1, target, carried, outcome, declarer, score0,
     return total0, total1, target, carried, winner
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_matches(seed, match_ids, cap, chunk_size, target, family, flags, bidders, bid_ints, bid_weights, policies,
                  worlds, record,
                  match_out, small_out, hands_out, points_out, totals_out, calls_out, play_seat_out, play_card_out,

@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
+from ..bidding.choose import MC_BIDDER
 from ..core.auction_rules import MAX_CALLS
 from ..core.dealing import deal_pack, hands_from_pack
 from ..core.rng import CONTRACT_STREAM, PLAY_STREAM, WORLD_STREAM, below, stream_start
@@ -18,10 +19,23 @@ from ..policies.scratch import start_deal
 from .deal import auction_and_play, deal_scratch, store_result
 
 CHUNK = 512  # deals per parallel work item (scratch arrays are allocated once per chunk)
-SEARCH_CHUNK = 4  # the same with a searching player (a deal costs milliseconds: keep both threads busy)
+#: The same when a deal costs milliseconds (a searching player, an mc bidder): keeps every thread
+#: busy in the short calls of a run cut into blocks (belot_sim/runs.py).
+SEARCH_CHUNK = 4
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True)
+def slow_bidders(bidders):
+    """Does a seat bid with ``mc`` (which plays layouts for each call)?  ``None``: no auction."""
+    if bidders is None:
+        return False
+    for seat in range(4):
+        if bidders[seat] == MC_BIDDER:
+            return True
+    return False
+
+
+@njit(cache=True, parallel=True, nogil=True)
 def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_declarer, multiplier, family, flags,
             policies, worlds, record, bidders, bid_ints, bid_weights, small_out, hands_out, points_out, play_seat_out,
             play_card_out, calls_out, search):
@@ -44,7 +58,7 @@ def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_decla
     bidders or the solver (a cold start stays short).
     """
     searching = search is not None
-    chunk_size = SEARCH_CHUNK if searching else CHUNK
+    chunk_size = SEARCH_CHUNK if searching or slow_bidders(bidders) else CHUNK
     n_chunks = (n + chunk_size - 1) // chunk_size
     for chunk in prange(n_chunks):
         pack, hands, hands5, auction_state = deal_scratch()
