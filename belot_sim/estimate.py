@@ -171,7 +171,8 @@ def _play(plan: BidPlan, progress: Progress | None = None) -> pd.DataFrame:
                 np.empty((P_SIZE, rows), dtype=np.int16))
         with announce("search-estimates" if searching else "estimates"):
             estimate_rollout(np.uint64(plan.seed), start, size, plan.fixed, codes, plan.seat, plan.dealer,
-                             plan.multiplier, int(rules.is_classic), flags, plan.policies, plan.worlds, *part, search)
+                             plan.multiplier, int(rules.is_classic), flags, plan.policies, plan.worlds, *part,
+                             numba.get_num_threads(), search)
         parts.append(part)
     small, hands, points = (np.concatenate([p[k] for p in parts], axis=1) if len(parts) > 1 else parts[0][k]
                             for k in range(3))

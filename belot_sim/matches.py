@@ -227,7 +227,7 @@ def _run_kernel(seed, ids, positions, cap, args, record):
     seats = np.empty(shape, dtype=np.int8)
     cards = np.empty(shape, dtype=np.int8)
     play_matches(np.uint64(seed), ids, cap, chunk_size, target, family, flags, bidders, bid_ints, bid_weights, policies,
-                 worlds, record, match_out, small, hands, points, totals, codes, seats, cards,
+                 worlds, record, match_out, small, hands, points, totals, codes, seats, cards, numba.get_num_threads(),
                  search_token() if is_searching(policies) else None)
     count = np.where(match_out[M_WINNER] >= 0, match_out[M_DEALS], 0)
     keep = (np.arange(cap)[None, :] < count[:, None]).ravel()

