@@ -200,13 +200,14 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     return _result(out.frames(start))
 
 
-def deal_blocks(plan: DealPlan, n: int, progress: Progress | None = None):
+def deal_blocks(plan: DealPlan, n: int, progress: Progress | None = None, first: int | None = None):
     """``(offset, size)`` blocks of ``n`` deals of ``plan`` (:func:`belot_sim.runs.blocks`): about half a
-    second each, slow deals in whole work items for every Numba thread."""
+    second each, slow deals in whole work items for every Numba thread; ``first``: the first block's
+    size when a run before measured it."""
     if plan.slow:
         items = numba.get_num_threads() * SEARCH_CHUNK
-        return blocks(n, first=items, cap=SLOW_BLOCK, multiple=items, progress=progress)
-    return blocks(n, first=FIRST_BLOCK, cap=BLOCK, progress=progress)
+        return blocks(n, first=first or items, cap=SLOW_BLOCK, multiple=items, progress=progress)
+    return blocks(n, first=first or FIRST_BLOCK, cap=BLOCK, progress=progress)
 
 
 def _result(frames: list[pd.DataFrame]) -> pd.DataFrame | tuple[pd.DataFrame, ...]:
@@ -246,22 +247,24 @@ class DealArrays:
                     self.hands, self.points, self.play_seat, self.play_card, self.call_codes, numba.get_num_threads(),
                     plan.search_token())
 
-    def frames(self, start: int) -> list[pd.DataFrame]:
-        """``[deals]``, plus the plays and calls frames when the plan asks for them; rows are deals
-        ``start .. start + n - 1``.  The frames own the arrays (no copy)."""
-        plan, n = self.plan, self.n
+    def frames(self, start: int, n: int | None = None) -> list[pd.DataFrame]:
+        """``[deals]``, plus the plays and calls frames when the plan asks for them, of the first ``n``
+        rows (all by default), which hold deals ``start .. start + n - 1``.  The deals frame uses the
+        arrays without copying them."""
+        plan = self.plan
+        n = self.n if n is None else n
         auction = plan.bidders is not None
-        small = self.small
+        small, hands, points = self.small[:, :n], self.hands[:, :n], self.points[:, :n]
+        codes = self.call_codes[:n]
         deal_id = np.arange(start, start + n, dtype=np.int64)
         # copy=False: the columns are fresh arrays owned by this frame; copying them would cost
         # more than the whole simulation at these sizes.
-        deals = pd.DataFrame(deal_columns(deal_id, small, self.hands, self.points,
-                                          self.call_codes if auction else None), copy=False)
+        deals = pd.DataFrame(deal_columns(deal_id, small, hands, points, codes if auction else None), copy=False)
         categorize(deals)
         frames = [deals]
         if plan.plays:  # a void deal has no play: its rows of the play arrays were never written
-            frames.append(play_frame(deal_id, self.play_seat, self.play_card,
+            frames.append(play_frame(deal_id, self.play_seat[:n], self.play_card[:n],
                                      small[D_OUTCOME] != VOID if auction else None))
         if plan.calls:
-            frames.append(call_frame(deal_id, self.call_codes, small[D_CALLS], small[D_DEALER]))
+            frames.append(call_frame(deal_id, codes, small[D_CALLS], small[D_DEALER]))
         return frames

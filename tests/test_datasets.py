@@ -42,10 +42,12 @@ def manifest_of(path) -> dict:
 
 # --- what a dataset holds --------------------------------------------------------------------
 
-@pytest.mark.parametrize("partition_size, threads", [(1000, 1), (999, 2), (2500, None), (10**6, 2)])
-def test_dataset_rows_equal_simulate_for_any_partition_size_and_threads(tmp_path, partition_size, threads):
+@pytest.mark.parametrize("partition_size, threads, compression", [(1000, 1, "lz4"), (999, 2, "zstd"),
+                                                                  (2500, None, "none"), (10**6, 2, "snappy")])
+def test_dataset_rows_equal_simulate_for_any_partition_size_and_threads(tmp_path, partition_size, threads,
+                                                                        compression):
     path = bs.simulate_to_parquet(tmp_path / "run", 2500, partition_size=partition_size, threads=threads, start=11,
-                                  **AUCTION)
+                                  compression=compression, **AUCTION)
     expected = bs.simulate(2500, start=11, **AUCTION)
     got = tuple(bs.read_parquet(path, frame=f) for f in ("deals", "plays", "calls"))
     assert_same_frames(got, expected, f"partition_size={partition_size}")
@@ -144,9 +146,9 @@ def test_resume_computes_only_missing_and_unreadable_parts(tmp_path, monkeypatch
     (path / "deals" / datasets.part_name(1)).unlink()  # lost
     (path / "plays" / datasets.part_name(3)).write_bytes(b"not parquet")  # damaged
     written = []
-    real = datasets.write_part
-    monkeypatch.setattr(datasets, "write_part", lambda store, frames, plan, k, *a: written.append(k)
-                        or real(store, frames, plan, k, *a))
+    real = datasets._write_parts
+    monkeypatch.setattr(datasets, "_write_parts", lambda store, frames, plan, parts, *a: written.extend(
+        k for k, _, _ in parts) or real(store, frames, plan, parts, *a))
     bs.simulate_to_parquet(path, 5000, partition_size=1000, resume=True, **AUCTION)
     assert written == [1, 3]
     after = files(path)
@@ -161,16 +163,14 @@ def test_resume_computes_only_missing_and_unreadable_parts(tmp_path, monkeypatch
 
 def test_an_interrupted_run_keeps_its_complete_parts_and_resumes(tmp_path, monkeypatch):
     path = tmp_path / "run"
-    real = datasets.run_deals
-    calls = {"n": 0}
+    real = datasets.DealArrays.play
 
-    def stopping(plan, start, n):
-        calls["n"] += 1
-        if start >= 2000:
+    def stopping(arrays, start, first, last):
+        if start + first >= 2000:
             raise KeyboardInterrupt  # Ctrl-C during part 2
-        return real(plan, start, n)
+        return real(arrays, start, first, last)
 
-    monkeypatch.setattr(datasets, "run_deals", stopping)
+    monkeypatch.setattr(datasets.DealArrays, "play", stopping)
     with pytest.raises(KeyboardInterrupt):
         bs.simulate_to_parquet(path, 4000, partition_size=1000, seed=8)
     assert sorted(os.listdir(path / "deals")) == [datasets.part_name(0), datasets.part_name(1)]  # no temporary file
@@ -179,7 +179,7 @@ def test_an_interrupted_run_keeps_its_complete_parts_and_resumes(tmp_path, monke
     with pytest.raises(ValueError, match="unfinished"):
         bs.read_parquet(path)
     pd.testing.assert_frame_equal(bs.read_parquet(path, partial=True), bs.simulate(2000, seed=8))
-    monkeypatch.setattr(datasets, "run_deals", real)
+    monkeypatch.setattr(datasets.DealArrays, "play", real)
     bs.simulate_to_parquet(path, 4000, partition_size=1000, seed=8, resume=True)
     pd.testing.assert_frame_equal(bs.read_parquet(path), bs.simulate(4000, seed=8))
 
@@ -226,6 +226,7 @@ BAD = [
     (dict(threads=0), "threads"),
     (dict(client="tcp://scheduler:8786"), "distributed.Client"),
     (dict(calls=True), "calls=True needs bidders"),
+    (dict(compression="brotli9"), "compression"),
 ]
 
 
@@ -234,7 +235,7 @@ def test_bad_arguments_are_refused_before_any_work(tmp_path, monkeypatch, kwargs
     def no_work(*args, **kw):
         raise AssertionError("a part was computed before the arguments were checked")
 
-    monkeypatch.setattr(datasets, "write_part", no_work)
+    monkeypatch.setattr(datasets, "_write_parts", no_work)
     kwargs = {"n": 10, **kwargs}
     with pytest.raises((ValueError, TypeError), match=pattern):
         bs.simulate_to_parquet(tmp_path / "run", kwargs.pop("n"), **kwargs)
