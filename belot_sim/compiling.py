@@ -20,8 +20,10 @@ from numba.core import event
 
 @dataclass(frozen=True)
 class Family:
-    """Kernels compiled together: what they serve and their cold compile time (seconds, measured
-    on a 2-core machine with the families before it in :data:`FAMILIES` already compiled)."""
+    """Kernels compiled together: what they serve and their cold compile time in seconds, measured on
+    a 2-core machine (``bs.warmup(verbose=True)`` with an empty cache; for the ``search-`` families the
+    time when none of them was compiled before: they share the players' code, the second one
+    compiles in about a third of it)."""
 
     key: str
     what: str
@@ -30,16 +32,16 @@ class Family:
 
 #: Every kernel family, in the order :func:`belot_sim.warmup` compiles them.
 FAMILIES = {f.key: f for f in (
-    Family("deals", "the deal kernels (random, easy, normal, hard players)", 10),
-    Family("auctions", "the auction kernels (random, heuristic, mc bidders)", 12),
-    Family("matches", "the match kernels", 5),
+    Family("deals", "the deal kernels (random, easy, normal, hard players)", 8),
+    Family("auctions", "the auction kernels (random, heuristic, mc bidders)", 10),
+    Family("matches", "the match kernels", 4),
     Family("estimates", "the bid-estimate kernels", 3),
     Family("solver", "the double-dummy search (dd and pimc players, bs.solve)", 15),
     Family("solve", "the bs.solve kernels", 2),
     Family("search-deals", "the deal kernels for dd and pimc players", 15),
-    Family("search-auctions", "the auction kernels for dd and pimc players", 6),
-    Family("search-matches", "the match kernels for dd and pimc players", 5),
-    Family("search-estimates", "the bid-estimate kernels for dd and pimc players", 6),
+    Family("search-auctions", "the auction kernels for dd and pimc players", 15),
+    Family("search-matches", "the match kernels for dd and pimc players", 15),
+    Family("search-estimates", "the bid-estimate kernels for dd and pimc players", 15),
 )}
 
 _state = threading.local()

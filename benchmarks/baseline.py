@@ -24,20 +24,7 @@ REPO = Path(__file__).resolve().parent.parent
 
 def load_baseline(commit: str, name: str = "belot_sim_base"):
     """Import ``belot_sim`` at ``commit`` under the module name ``name`` (its imports are relative)."""
-    full = subprocess.run(["git", "rev-parse", "--verify", f"{commit}^{{commit}}"], cwd=REPO, capture_output=True,
-                          text=True)
-    if full.returncode != 0:
-        raise ValueError(f"unknown commit {commit!r}: {full.stderr.strip()}")
-    sha = full.stdout.strip()
-    root = Path(tempfile.gettempdir()) / "belot_sim_baselines" / sha[:12]
-    target = root / name
-    if not target.exists():
-        root.mkdir(parents=True, exist_ok=True)
-        archive = subprocess.run(["git", "archive", sha, "belot_sim"], cwd=REPO, capture_output=True, check=True).stdout
-        staging = Path(tempfile.mkdtemp(dir=root))
-        with tarfile.open(fileobj=__import__("io").BytesIO(archive)) as tar:
-            tar.extractall(staging, filter="data")
-        os.replace(staging / "belot_sim", target)
+    root = extract_baseline(commit, name)
     if str(root) not in sys.path:
         sys.path.insert(0, str(root))
     import numba
@@ -55,3 +42,22 @@ def load_baseline(commit: str, name: str = "belot_sim_base"):
     finally:
         numba.config.CACHE_DIR = previous
     return module
+
+
+def extract_baseline(commit: str, name: str = "belot_sim_base") -> Path:
+    """The folder holding ``belot_sim`` at ``commit`` as the package ``name`` (extracted once)."""
+    full = subprocess.run(["git", "rev-parse", "--verify", f"{commit}^{{commit}}"], cwd=REPO, capture_output=True,
+                          text=True)
+    if full.returncode != 0:
+        raise ValueError(f"unknown commit {commit!r}: {full.stderr.strip()}")
+    sha = full.stdout.strip()
+    root = Path(tempfile.gettempdir()) / "belot_sim_baselines" / sha[:12]
+    target = root / name
+    if not target.exists():
+        root.mkdir(parents=True, exist_ok=True)
+        archive = subprocess.run(["git", "archive", sha, "belot_sim"], cwd=REPO, capture_output=True, check=True).stdout
+        staging = Path(tempfile.mkdtemp(dir=root))
+        with tarfile.open(fileobj=__import__("io").BytesIO(archive)) as tar:
+            tar.extractall(staging, filter="data")
+        os.replace(staging / "belot_sim", target)
+    return root

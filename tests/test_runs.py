@@ -89,7 +89,7 @@ def test_a_compiling_kernel_family_is_announced_once(monkeypatch, capsys):
     fresh_again(2.5)  # outside any family: nothing
     lines = [line for line in capsys.readouterr().err.splitlines() if line]
     assert lines == [compiling.message(compiling.FAMILIES["deals"])]
-    assert "about 10 s" in lines[0] and "compiling the deal kernels" in lines[0]
+    assert "about 8 s" in lines[0] and "compiling the deal kernels" in lines[0]
 
 
 def test_loading_from_the_cache_prints_nothing(capsys):
