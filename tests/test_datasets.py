@@ -101,7 +101,8 @@ def test_read_parquet_columns_filters_and_dtypes(tmp_path):
         bs.read_parquet(tmp_path)
 
 
-def test_plain_pyarrow_pandas_and_duckdb_read_the_folders(tmp_path):
+def test_plain_pyarrow_pandas_duckdb_and_dask_read_the_folders(tmp_path):
+    import dask.dataframe as dd
     import duckdb
     import pyarrow.dataset as ds
 
@@ -115,6 +116,9 @@ def test_plain_pyarrow_pandas_and_duckdb_read_the_folders(tmp_path):
                         "where contract is not null group by contract").df()  # (void deals have none)
     expected = deals.groupby("contract", observed=True).size()
     assert dict(zip(counts["contract"], counts["n"])) == {str(k): int(v) for k, v in expected.items()}
+    by_dask = dd.read_parquet(tmp_path / "run" / "deals").compute(scheduler="sync").reset_index(drop=True)
+    for column in ("deal_id", "raw0", "contract", "auction"):  # (text in Dask's own string dtype)
+        assert by_dask[column].astype(object).tolist() == deals[column].astype(object).tolist(), column
 
 
 def test_output_files_respect_the_umask(tmp_path):
