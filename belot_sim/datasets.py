@@ -10,10 +10,10 @@ A dataset is a folder::
 (a match dataset has ``matches/`` first, then ``deals/``, ``plays/``, ``calls/``, partitioned by match
 id).  Every part file is written under a temporary name beginning with a dot and renamed when
 complete, and the manifest records it as done, so an interrupted run — Ctrl-C, a crash, a killed
-process — leaves only complete parts; ``resume=True`` computes the rest.  Part ``k`` is
-:func:`belot_sim.simulation.run_deals` of its ids (or :func:`belot_sim.matches.run_matches`), so the
-rows do not depend on the partition size, the resume history or the threads: row ``i`` of the deals
-is row ``i`` of ``simulate(n, ...)``.  Each frame is an ordinary Parquet dataset (``pd.read_parquet``,
+process — leaves only complete parts; ``resume=True`` computes the rest.  Part ``k`` holds its ids
+played as :func:`belot_sim.simulation.run_deals` (or :func:`belot_sim.matches.run_matches`) plays
+them, a pure function of the ids, so the rows do not depend on the partition size, the resume
+history or the threads: row ``i`` of the deals is row ``i`` of ``simulate(n, ...)``.  Each frame is an ordinary Parquet dataset (``pd.read_parquet``,
 ``pyarrow.dataset``, DuckDB ``'run/deals/*.parquet'``, ``dask.dataframe.read_parquet``);
 :func:`read_parquet` gives it back with the ``simulate`` dtypes.  Needs ``pyarrow``.
 """
@@ -30,9 +30,9 @@ import pandas as pd
 from .checks import check_bool, check_int, check_threads, numba_threads
 from .cluster import DEFAULT_PARTITION, check_client, check_partition_size, run_partitions
 from .frames import CALL_DTYPE, CONTRACT_DTYPE, OUTCOME_DTYPE
+from .kernels.batch.match import MAX_MATCH_ID
 from .manifest import MANIFEST, Manifest, deal_arguments, match_arguments
 from .matches import CLIENT_PARTITION as MATCH_PARTITION
-from .kernels.batch.match import MAX_MATCH_ID
 from .matches import MatchPlan, match_blocks, plan_arguments, plan_matches
 from .progress import Progress
 from .simulation import BLOCK, MAX_DEALS, SLOW_BLOCK, DealArrays, DealPlan, deal_blocks, plan_deals, simulate_arguments

@@ -125,8 +125,10 @@ LONG_CALLS = {
 }
 
 CHILD = """
-import sys
+import signal, sys
 import belot_sim as bs
+# Ctrl-C raises KeyboardInterrupt, as in a terminal (a shell's background job starts with SIGINT ignored)
+signal.signal(signal.SIGINT, signal.default_int_handler)
 HAND, OUT = "JH 9H AH KS 7C", sys.argv[1]
 CALLS = {{
 {calls}
