@@ -13,9 +13,10 @@ complete, and the manifest records it as done, so an interrupted run — Ctrl-C,
 process — leaves only complete parts; ``resume=True`` computes the rest.  Part ``k`` holds its ids
 played as :func:`belot_sim.simulation.run_deals` (or :func:`belot_sim.matches.run_matches`) plays
 them, a pure function of the ids, so the rows do not depend on the partition size, the resume
-history or the threads: row ``i`` of the deals is row ``i`` of ``simulate(n, ...)``.  Each frame is an ordinary Parquet dataset (``pd.read_parquet``,
-``pyarrow.dataset``, DuckDB ``'run/deals/*.parquet'``, ``dask.dataframe.read_parquet``);
-:func:`read_parquet` gives it back with the ``simulate`` dtypes.  Needs ``pyarrow``.
+history or the threads: row ``i`` of the deals is row ``i`` of ``simulate(n, ...)``.  Each frame is
+an ordinary Parquet dataset (``pd.read_parquet``, ``pyarrow.dataset``, DuckDB
+``'run/deals/*.parquet'``, ``dask.dataframe.read_parquet``); :func:`read_parquet` gives it back with
+the ``simulate`` dtypes.  Needs ``pyarrow``.
 """
 
 from __future__ import annotations

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shutil
 import subprocess
 import sys
 import tempfile
 import textwrap
+import time
 from pathlib import Path
 
 from report import Tee, environment, record
@@ -36,7 +38,7 @@ STREAM = """
 import json, resource, time, belot_sim as bs
 bs.simulate_to_parquet({warm!r}, 100_000, partition_size=50_000, progress=False)
 t = time.perf_counter()
-bs.simulate_to_parquet({path!r}, {n}, partition_size={part}, progress=False)
+bs.simulate_to_parquet({path!r}, {n}, partition_size={part}, progress=False, compression={compression!r})
 dt = time.perf_counter() - t
 print(json.dumps({{"rate": {n} / dt, "seconds": dt, "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}}))
 """
@@ -68,6 +70,14 @@ print(json.dumps({{"seconds": time.perf_counter() - t}}))
 """
 
 
+def settle(path: Path) -> None:
+    """Delete a dataset and wait for the disk to catch up (the kernel's write-back of gigabytes
+    would slow the next measurement)."""
+    shutil.rmtree(path)
+    os.sync()
+    time.sleep(2)
+
+
 def child(code: str, folder: Path) -> dict:
     script = folder / "bench.py"
     script.write_text(textwrap.dedent(code))
@@ -91,14 +101,15 @@ def main(argv=None) -> int:
     try:
         memory = child(IN_MEMORY.format(n=args.memory_n, threads=2), folder)
         out(f"in-memory simulate({args.memory_n:,}, threads=2), random play: {memory['rate']:,.0f} deals/s")
-        for n in (args.small, args.n):
-            path = folder / f"stream-{n}"
-            stream = child(STREAM.format(n=n, part=1_000_000, path=str(path), warm=str(folder / f"warm-{n}")), folder)
+        for n, compression in ((args.small, "lz4"), (args.small, "none"), (args.n, "lz4")):
+            path = folder / f"stream-{n}-{compression}"
+            stream = child(STREAM.format(n=n, part=1_000_000, path=str(path), warm=str(folder / f"warm-{n}"),
+                                         compression=compression), folder)
             size = sum(p.stat().st_size for p in path.rglob("*.parquet"))
-            out(f"simulate_to_parquet({n:,}, partition_size=1,000,000): {stream['rate']:,.0f} deals/s "
-                f"({stream['rate'] / memory['rate']:.2f} of in-memory), {stream['seconds']:.1f} s, "
-                f"peak RSS {stream['rss'] / 1e9:.2f} GB, {size / 1e9:.2f} GB on disk")
-            shutil.rmtree(path)
+            out(f"simulate_to_parquet({n:,}, partition_size=1,000,000, compression={compression!r}): "
+                f"{stream['rate']:,.0f} deals/s ({stream['rate'] / memory['rate']:.2f} of in-memory), "
+                f"{stream['seconds']:.1f} s, peak RSS {stream['rss'] / 1e9:.2f} GB, {size / 1e9:.2f} GB on disk")
+            settle(path)
         one = child(IN_MEMORY.format(n=args.memory_n, threads=1), folder)
         out(f"in-memory simulate({args.memory_n:,}, threads=1): {one['rate']:,.0f} deals/s")
         cluster = child(CLUSTER.format(n=args.cluster_n, part=1_000_000, path=str(folder / "cluster")), folder)
