@@ -103,8 +103,9 @@ def main(argv=None) -> int:
         out(f"in-memory simulate({args.memory_n:,}, threads=2), random play: {memory['rate']:,.0f} deals/s")
         for n, compression in ((args.small, "lz4"), (args.small, "none"), (args.n, "lz4")):
             path = folder / f"stream-{n}-{compression}"
-            stream = child(STREAM.format(n=n, part=1_000_000, path=str(path), warm=str(folder / f"warm-{n}"),
-                                         compression=compression), folder)
+            warm = str(folder / f"warm-{n}-{compression}")
+            stream = child(STREAM.format(n=n, part=1_000_000, path=str(path), warm=warm, compression=compression),
+                           folder)
             size = sum(p.stat().st_size for p in path.rglob("*.parquet"))
             out(f"simulate_to_parquet({n:,}, partition_size=1,000,000, compression={compression!r}): "
                 f"{stream['rate']:,.0f} deals/s ({stream['rate'] / memory['rate']:.2f} of in-memory), "
