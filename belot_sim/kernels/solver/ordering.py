@@ -94,7 +94,7 @@ def _learn(ctx, base, i, pos, led, n_rem):
 TT_MOVE_SCORE = 1 << 40
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _order_moves(ctx, moves, ttmove, rem, tcards, hand, leader, seat, pos, led, win, winner, tpts, n_rem, contract,
                  under, atop):
     """Write ``moves`` into this depth's scratch row, best first: ``(base, n)`` (the row's address
@@ -151,7 +151,7 @@ def _order_moves(ctx, moves, ttmove, rem, tcards, hand, leader, seat, pos, led, 
     return base, n
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _etc_cutoff(ctx, tt, base, n, rem, seat, led, win, winner, tpts, valat, team, contract, belot_cards, maxnode,
                 alpha, beta):
     """Enhanced transposition cutoff at a trick's last card: each move completes the trick, so its

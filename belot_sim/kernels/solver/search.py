@@ -77,7 +77,7 @@ def _quasi_bound(ctx, card, p, done, others, belot_cards, contract, vbase, maxno
     return False, np.int64(0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _before_two_tricks(ctx, tt, moves, rem, seat, led, win, winner, tpts, rpts, valat, team, contract, belot_cards,
                        maxnode, alpha, beta):
     """The last card before two tricks are left (reached only from a root inside one of the last
