@@ -14,9 +14,10 @@ from .analysis import analyze
 from .bots import Bot
 from .cards import format_card, format_cards, parse_card, parse_cards
 from .errors import IllegalActionError
-from .estimate import BidEstimate, bid_table, estimate_bid, format_bid_table
+from .cluster import simulate_dask
+from .datasets import read_parquet, simulate_matches_to_parquet, simulate_to_parquet
+from .estimate import BidEstimate, bid_table, bid_tables, estimate_bid, format_bid_table
 from .stats import wilson_interval
-from .io import simulate_to_parquet
 from .matches import simulate_matches
 from .registry import BIDDERS, PLAYERS
 from .rules import BRIDGE_BELOT_2001, BULGARIAN, CLASSIC, Contract, Rules
@@ -24,13 +25,14 @@ from .scoring import DealScore, MatchProgress, score_deal
 from .simulation import simulate
 from .solve import solve, solve_moves, solve_position, solve_state
 from .tournament import format_tournament, tournament
-
-__version__ = "0.1.0"
+from .warmup import warmup
+from ._version import __version__
 
 __all__ = [
     "format_card", "format_cards", "parse_card", "parse_cards", "IllegalActionError",
     "BULGARIAN", "CLASSIC", "BRIDGE_BELOT_2001", "Contract", "Rules", "DealScore", "MatchProgress", "score_deal",
     "simulate", "simulate_matches", "simulate_to_parquet", "tournament", "format_tournament",
+    "simulate_matches_to_parquet", "read_parquet", "simulate_dask", "bid_tables", "warmup",
     "solve", "solve_moves", "solve_position", "solve_state",
     "BidEstimate", "bid_table", "estimate_bid", "format_bid_table", "wilson_interval",
     "PLAYERS", "BIDDERS", "Bot", "analyze", "__version__",

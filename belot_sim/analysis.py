@@ -20,6 +20,7 @@ from .cards import format_card
 from .checks import check_int
 from .kernels.play_loop import play_scratch
 from .registry import PERFECT_INFORMATION, PLAYERS, POLICY_CODES
+from .simulation import search_token
 
 DEFAULT_WORLDS = 200
 MAX_WORLDS = 100_000
@@ -42,7 +43,7 @@ def layout_table(deal, worlds: int, seed: int) -> tuple[int, np.ndarray]:
     record = new_record(deal.rules, seed, False)
     fill_record(record, deal)
     policies = np.full(4, POLICY_CODES["pimc"], dtype=np.int64)
-    _, view, _, ctx, tt, scratch = play_scratch(policies, worlds)
+    _, view, _, ctx, tt, scratch = play_scratch(policies, worlds, search_token())
     out = np.empty((worlds, 32), dtype=np.int64)
     legal = int(layout_values(record, view, ctx, tt, scratch, out))
     return legal, out

@@ -48,12 +48,10 @@ from .options import bidder_params
 from .reference import DealState, FullDealState, MatchState
 from .registry import BIDDER_CODES, BIDDERS, PERFECT_INFORMATION, PLAYERS, POLICY_CODES, is_searching
 from .rules import Rules
+from .simulation import search_token
 
 DEFAULT_WORLDS = 20
 MAX_WORLDS = 100_000
-#: What the kernel gets as ``search`` for a searching player (only its type matters: ``None``
-#: compiles a kernel without the solver).
-SEARCH_TOKEN = np.zeros(1, dtype=np.int64)
 
 
 def _name(value, registry, what: str) -> str:
@@ -137,8 +135,8 @@ class Bot:
         self._ints, self._weights = bidder_params(self.rules, bidder_options)
         self._policy = POLICY_CODES[self.player]
         policies = np.full(4, self._policy, dtype=np.int64)
-        _, self._view, _, self._ctx, self._tt, self._scratch = play_scratch(policies, self.worlds)
-        self._search = SEARCH_TOKEN if is_searching(policies) else None
+        self._search = search_token() if is_searching(policies) else None
+        _, self._view, _, self._ctx, self._tt, self._scratch = play_scratch(policies, self.worlds, self._search)
         self._record = new_record(self.rules, self.seed, self.player in PERFECT_INFORMATION)
         self._auction = np.zeros(A_SIZE, dtype=np.int64)
         self._deal_id: int | None = None

@@ -17,29 +17,33 @@ stronger hands to coordinate); ``"hard"`` or ``"pimc"`` give realistic play.
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
+import numba
 import numpy as np
 import pandas as pd
 
 from .cards import format_cards, popcount, to_mask
 from .checks import check_bool, check_int, check_probability, check_threads, numba_threads
+from .compiling import announce
 from .frames import categorize, deal_columns
+from .kernels.batch.rollout import SEARCH_CHUNK
 from .kernels.core.layouts import D_SIZE, P_SIZE
 from .kernels.core.options import flags_of
 from .kernels.core.scoring import HANGING, INSIDE, MADE
 from .progress import Progress
 from .registry import is_searching, policy_codes
 from .rules import Contract, Rules
+from .runs import blocks
 from .scoring import check_multiplier
-from .simulation import DEFAULT_WORLDS, MAX_WORLDS, SEARCH_TOKEN
+from .simulation import DEFAULT_WORLDS, MAX_WORLDS, search_token
 from .stats import wilson_interval
 
-#: Layouts per kernel call when progress is shown (otherwise one call: each call ends by waiting
-#: for its slowest layout, which cost a dd table a tenth of its two-thread use with 64-layout blocks).
+#: Layouts per kernel call at most (blocks are sized to about half a second of work,
+#: belot_sim/runs.py), with plain and with searching players.
 BLOCK = 1 << 16
-SEARCH_BLOCK = 128
+SEARCH_BLOCK = 1 << 12
 MAX_SAMPLES = 10**8
 
 
@@ -114,46 +118,72 @@ def _contract_list(contracts, rules: Rules) -> list[Contract]:
 
 # --- the runs ----------------------------------------------------------------------------
 
-def _play(hand, contracts, *, seat, dealer, known, multiplier, samples, players, rules, seed, threads, worlds,
-          progress):
-    """Validate, run the kernel (in blocks of layouts, reporting progress on stderr when asked),
-    return ``(rules, contracts, frame)`` with one row per (layout, contract), layouts major."""
+@dataclass(frozen=True)
+class BidPlan:
+    """The checked arguments of one hand's estimate (what :func:`_play` needs)."""
+
+    rules: Rules
+    hand: str  # the hand as text
+    seat: int
+    dealer: int  # -1: drawn per layout
+    fixed: np.ndarray  # int64[4] cards known per seat
+    contracts: tuple[Contract, ...]
+    multiplier: int
+    samples: int
+    seed: int
+    worlds: int
+    policies: np.ndarray  # int64[4]
+    players: object  # as given (for the table's attrs)
+
+
+def _bid_plan(hand, contracts, *, seat, dealer, known, multiplier, samples, players, rules, seed, worlds) -> BidPlan:
+    """Check the arguments of an estimate (a clear error names the first bad one) into a plan."""
     rules = Rules.coerce(rules)
     seat = check_int(seat, "seat", 0, 3)
     fixed_dealer = -1 if dealer is None else check_int(dealer, "dealer", 0, 3)
     fixed = _fixed_cards(hand, seat, known)
-    contracts = _contract_list(contracts, rules)
+    chosen = tuple(_contract_list(contracts, rules))
     check_multiplier(multiplier, rules)
     samples = check_int(samples, "samples", 1, MAX_SAMPLES)
     seed = check_int(seed, "seed", 0, 2**64 - 1)
     worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
     policies = np.array(policy_codes(players), dtype=np.int64)
-    threads = check_threads(threads)
-    progress = check_bool(progress, "progress")
+    return BidPlan(rules, format_cards(to_mask(hand, "hand")), seat, fixed_dealer, fixed, chosen, multiplier,
+                   samples, seed, worlds, policies, players)
 
-    from .kernels.batch.estimate import estimate_rollout
 
+def _play(plan: BidPlan, progress: Progress | None = None) -> pd.DataFrame:
+    """Every layout of ``plan`` under each of its contracts, in blocks of about half a second
+    (belot_sim/runs.py): one row per (layout, contract), layouts major."""
+    from .kernels.batch.estimate import CHUNK, estimate_rollout
+
+    rules, contracts = plan.rules, plan.contracts
     codes = np.array([int(c) for c in contracts], dtype=np.int64)
-    search = SEARCH_TOKEN if is_searching(policies) else None
-    block = (BLOCK if search is None else SEARCH_BLOCK) if progress else samples
+    flags = flags_of(rules)
+    searching = is_searching(plan.policies)
+    search = search_token() if searching else None
+    items = numba.get_num_threads() * (SEARCH_CHUNK if searching else CHUNK)
     parts = []
-    unit = f"layouts x {len(contracts)} contract{'s' if len(contracts) > 1 else ''}"
-    with numba_threads(threads), Progress(progress, "bid estimate", samples, unit) as shown:
-        for start in range(0, samples, block):
-            size = min(block, samples - start)
-            rows = size * len(contracts)
-            part = (np.empty((D_SIZE, rows), dtype=np.int8), np.empty((4, rows), dtype=np.uint32),
-                    np.empty((P_SIZE, rows), dtype=np.int16))
-            estimate_rollout(np.uint64(seed), start, size, fixed, codes, seat, fixed_dealer, multiplier,
-                             int(rules.is_classic), flags_of(rules), policies, worlds, *part, search)
-            parts.append(part)
-            shown.update(start + size)
+    for start, size in blocks(plan.samples, first=items, cap=SEARCH_BLOCK if searching else BLOCK, multiple=items,
+                              progress=progress):
+        rows = size * len(contracts)
+        part = (np.empty((D_SIZE, rows), dtype=np.int8), np.empty((4, rows), dtype=np.uint32),
+                np.empty((P_SIZE, rows), dtype=np.int16))
+        with announce("search-estimates" if searching else "estimates"):
+            estimate_rollout(np.uint64(plan.seed), start, size, plan.fixed, codes, plan.seat, plan.dealer,
+                             plan.multiplier, int(rules.is_classic), flags, plan.policies, plan.worlds, *part,
+                             numba.get_num_threads(), search)
+        parts.append(part)
     small, hands, points = (np.concatenate([p[k] for p in parts], axis=1) if len(parts) > 1 else parts[0][k]
                             for k in range(3))
-    sample = np.repeat(np.arange(samples, dtype=np.int64), len(contracts))
+    sample = np.repeat(np.arange(plan.samples, dtype=np.int64), len(contracts))
     frame = pd.DataFrame(deal_columns(sample, small, hands, points)).rename(columns={"deal_id": "sample"})
     categorize(frame)
-    return rules, contracts, frame
+    return frame
+
+
+def _label(what: str, plan: BidPlan) -> str:
+    return f"{what} ({len(plan.contracts)} contract{'s' if len(plan.contracts) > 1 else ''} per layout)"
 
 
 def _summary(frame: pd.DataFrame, contract: Contract, seat: int, samples: int) -> BidEstimate:
@@ -192,16 +222,19 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, kn
         perfect information), ``"pimc"``, ``"hard"``, ``"normal"``, ``"easy"``, ``"random"``.
     rules, seed, threads, worlds : as :func:`belot_sim.simulate` (layout ``i`` depends only on
         ``(seed, i)``).
-    progress : print progress to stderr (a dd or pimc estimate of 1000 layouts takes seconds to
-        minutes).
+    progress : show a progress bar on stderr (a dd or pimc estimate of 1000 layouts takes seconds
+        to minutes; Ctrl-C stops it within about a second).
 
     Returns a :class:`BidEstimate` (P(made)/P(hanging)/P(inside) with Wilson 95% intervals, mean
     match and raw points of each team, ``.frame`` one row per layout).
     """
-    rules, contracts, frame = _play(hand, [contract], seat=seat, dealer=dealer, known=known, multiplier=multiplier,
-                                    samples=samples, players=players, rules=rules, seed=seed, threads=threads,
-                                    worlds=worlds, progress=progress)
-    return _summary(frame, contracts[0], seat, samples)
+    plan = _bid_plan(hand, [contract], seat=seat, dealer=dealer, known=known, multiplier=multiplier, samples=samples,
+                     players=players, rules=rules, seed=seed, worlds=worlds)
+    threads = check_threads(threads)
+    with numba_threads(threads), Progress(check_bool(progress, "progress"), _label("bid estimate", plan),
+                                          samples, "layouts") as bar:
+        frame = _play(plan, bar)
+    return _summary(frame, plan.contracts[0], plan.seat, plan.samples)
 
 
 def bid_table(hand, *, seat: int = 0, dealer: int | None = None, known=None, samples: int = 1000, players="dd",
@@ -221,14 +254,75 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, known=None, sam
     (``progress`` counts layouts, each played under every contract).
     """
     min_p_made = check_probability(min_p_made, "min_p_made")
-    rules, chosen, frame = _play(hand, contracts, seat=seat, dealer=dealer, known=known, multiplier=1,
-                                 samples=samples, players=players, rules=rules, seed=seed, threads=threads,
-                                 worlds=worlds, progress=progress)
+    plan = _bid_plan(hand, contracts, seat=seat, dealer=dealer, known=known, multiplier=1, samples=samples,
+                     players=players, rules=rules, seed=seed, worlds=worlds)
+    threads = check_threads(threads)
+    with numba_threads(threads), Progress(check_bool(progress, "progress"), _label("bid table", plan), samples,
+                                          "layouts") as bar:
+        return _table(plan, _play(plan, bar), min_p_made)
+
+
+def bid_tables(hands, *, client=None, threads: int | None = None, progress: bool = False, **bid_table_kwargs
+               ) -> pd.DataFrame:
+    """:func:`bid_table` of every hand of ``hands``, as one frame: a row per (hand, contract),
+    columns ``hand`` (the cards as text), ``contract`` and the bid-table columns.
+
+    Every argument is checked for every hand before any layout is played.  ``client``: a Dask
+    ``distributed.Client``; its workers evaluate the hands, one task per hand
+    (:mod:`belot_sim.cluster`), with the same tables.  ``progress`` counts layouts of all hands.
+    """
+    if isinstance(hands, (str, int, np.integer)) or not isinstance(hands, Iterable):
+        raise TypeError(f"hands must be a list of hands (card text or masks), got {type(hands).__name__}")
+    hands = list(hands)
+    if not hands:
+        raise ValueError("hands is empty")
+    unknown = sorted(set(bid_table_kwargs) - _TABLE_ARGUMENTS)
+    if unknown:
+        raise TypeError(f"unknown argument(s) {unknown}: bid_table's arguments are {sorted(_TABLE_ARGUMENTS)}")
+    min_p_made = check_probability(bid_table_kwargs.pop("min_p_made", 0.5), "min_p_made")
+    options = {"seat": 0, "dealer": None, "known": None, "samples": 1000, "players": "dd", "rules": "bulgarian",
+               "seed": 0, "worlds": DEFAULT_WORLDS, "contracts": None, **bid_table_kwargs}
+    contracts = options.pop("contracts")
+    plans = []
+    for k, hand in enumerate(hands):
+        try:
+            plans.append(_bid_plan(hand, contracts, multiplier=1, **options))
+        except (ValueError, TypeError) as error:
+            raise type(error)(f"hand {k} ({hand!r}): {error}") from None
+    threads = check_threads(threads)
+    total = sum(p.samples for p in plans)
+    with Progress(check_bool(progress, "progress"), "bid tables", total, "layouts") as bar:
+        if client is not None:
+            from .cluster import check_client, run_partitions
+
+            tasks = [(plan, min_p_made, threads) for plan in plans]
+            tables = run_partitions(check_client(client, "bid_tables"), _table_on_worker, tasks, progress=bar,
+                                    weights=[p.samples for p in plans])
+        else:
+            with numba_threads(threads):
+                tables = [_table(plan, _play(plan, bar), min_p_made) for plan in plans]
+    frame = pd.concat([t.reset_index().assign(hand=t.attrs["hand"]) for t in tables], ignore_index=True)
+    return frame[["hand", *[c for c in frame.columns if c != "hand"]]]
+
+
+#: The arguments ``bid_tables`` passes on to each hand's table.
+_TABLE_ARGUMENTS = {"seat", "dealer", "known", "samples", "players", "rules", "seed", "worlds", "contracts",
+                    "min_p_made"}
+
+
+def _table_on_worker(plan: BidPlan, min_p_made: float, threads: int | None) -> pd.DataFrame:
+    with numba_threads(threads if threads is not None else 1):
+        return _table(plan, _play(plan), min_p_made)
+
+
+def _table(plan: BidPlan, frame: pd.DataFrame, min_p_made: float) -> pd.DataFrame:
+    """The bid table of ``plan`` from its played layouts."""
     from .kernels.batch.estimate import bulgarian_scores
 
+    rules, seat, samples = plan.rules, plan.seat, plan.samples
     team = seat % 2
     rows = {}
-    for contract in chosen:
+    for contract in plan.contracts:
         part = frame[frame["contract"] == str(contract)]
         est = _summary(part, contract, seat, samples)
         row = {"p_made": est.p_made, "p_made_low": est.p_made_ci[0], "p_made_high": est.p_made_ci[1],
@@ -253,7 +347,7 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, known=None, sam
     recommended = str(eligible["ev"].idxmax()) if len(eligible) else "pass"
     table["recommended"] = table.index == recommended
     table.attrs.update({"recommended": recommended, "samples": samples, "seat": seat,
-                        "players": players, "hand": format_cards(to_mask(hand, "hand")), "rules": rules.family})
+                        "players": plan.players, "hand": plan.hand, "rules": rules.family})
     return table
 
 

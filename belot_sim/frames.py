@@ -11,7 +11,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from .kernels.core.auction_rules import CALL_NAMES
+from .kernels.core.auction_rules import CALL_NAMES, MAX_CALLS
 from .kernels.core.layouts import DEAL_POINTS, DEAL_SMALL
 from .kernels.core.scoring import OUTCOME_NAMES
 from .rules import CONTRACT_CODES
@@ -52,6 +52,17 @@ def deal_columns(deal_id, small, hands, points, call_codes=None) -> dict:
     if call_codes is not None:
         columns["auction"] = auction_text(call_codes, small[_SMALL["CALLS"]])
     return {name: columns[name] for name in names}
+
+
+def empty_deals(auction: bool) -> pd.DataFrame:
+    """A deals frame without rows: the columns and dtypes of ``simulate``'s (``auction`` with bidders)."""
+    small = np.empty((DEAL_SMALL.size, 0), dtype=np.int8)
+    points = np.empty((DEAL_POINTS.size, 0), dtype=np.int16)
+    calls = np.zeros((0, MAX_CALLS), dtype=np.int8) if auction else None
+    frame = pd.DataFrame(deal_columns(np.empty(0, dtype=np.int64), small, np.empty((4, 0), dtype=np.uint32), points,
+                                      calls))
+    categorize(frame)
+    return frame
 
 
 def categorize(deals: pd.DataFrame) -> None:

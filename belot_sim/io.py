@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-import tempfile
+import secrets
 from pathlib import Path
 
 import pandas as pd
@@ -11,62 +11,39 @@ import pandas as pd
 
 def write_csv_atomically(frame: pd.DataFrame, path: str | os.PathLike, **to_csv_kwargs) -> Path:
     """Write ``frame`` to ``path`` via a temporary file in the same folder and an atomic rename,
-    so an interrupted run never leaves a truncated CSV behind."""
+    so an interrupted run never leaves a truncated CSV behind.  The file gets the permissions of
+    any new file (the umask applies); a missing folder is a ``FileNotFoundError`` naming it."""
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
+    folder = path.parent
+    if not folder.is_dir():
+        raise FileNotFoundError(f"cannot write {path}: the folder {folder} does not exist")
+    tmp = folder / f".{path.name}.{secrets.token_hex(6)}.tmp"
+    # os.open with mode 0o666, not tempfile.mkstemp (always 0o600): the umask decides, as for any file
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "w", newline="") as handle:
             frame.to_csv(handle, **to_csv_kwargs)
         os.replace(tmp, path)
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
     return path
 
 
-def simulate_to_parquet(path: str | os.PathLike, n: int, *, block: int = 1_000_000, start: int = 0,
-                        progress: bool = False, **simulate_kwargs) -> Path:
-    """Stream ``n`` deals of :func:`belot_sim.simulate` to a Parquet file, one row group per block.
+def write_parquet_atomically(frame: pd.DataFrame, path: str | os.PathLike) -> Path:
+    """Write ``frame`` as one Parquet file, complete or absent (a temporary file, then a rename),
+    with the permissions of any new file.  Needs ``pyarrow``."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
 
-    Memory stays bounded by one block whatever ``n`` is; the rows equal
-    ``simulate(n, start=start, ...)`` (each block is ``simulate(block, start=...)``, and rows
-    do not depend on chunking).  The file appears only when complete (written under a
-    temporary name, then renamed).  Needs ``pyarrow`` (``pip install -e ".[parquet]"``).
-    """
-    try:
-        import pyarrow as pa
-        import pyarrow.parquet as pq
-    except ImportError as error:  # pragma: no cover - depends on the environment
-        raise ImportError("simulate_to_parquet needs pyarrow: pip install 'belot-sim[parquet]'") from error
-    from .progress import Progress as _Progress
-    from .simulation import simulate
-
-    if simulate_kwargs.get("plays"):
-        raise ValueError("simulate_to_parquet writes the deals frame only; plays=True is not supported")
-    if isinstance(block, bool) or not isinstance(block, int) or block <= 0:
-        raise ValueError(f"block must be a positive integer, got {block!r}")
-    if isinstance(n, bool) or not isinstance(n, int) or n < 0:
-        raise ValueError(f"n must be a non-negative integer, got {n!r}")
     path = Path(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    os.close(fd)
-    writer = None
-    shown = _Progress(progress, "simulate_to_parquet", n, "deals")
+    if not path.parent.is_dir():
+        raise FileNotFoundError(f"cannot write {path}: the folder {path.parent} does not exist")
+    tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
     try:
-        for offset in range(0, max(n, 1), block):
-            frame = simulate(min(block, n - offset), start=start + offset, **simulate_kwargs)
-            table = pa.Table.from_pandas(frame, preserve_index=False)
-            if writer is None:
-                writer = pq.ParquetWriter(tmp, table.schema)
-            writer.write_table(table)
-            shown.update(offset + len(frame))
-        writer.close()
-        writer = None
+        pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp, compression="lz4")
         os.replace(tmp, path)
     except BaseException:
-        if writer is not None:
-            writer.close()
-        Path(tmp).unlink(missing_ok=True)
+        tmp.unlink(missing_ok=True)
         raise
-    shown.close()
     return path

@@ -8,10 +8,15 @@ which fixes its cards (:func:`belot_sim.kernels.core.dealing.deal_pack`), auctio
 
 from __future__ import annotations
 
+import inspect
+from dataclasses import dataclass
+
+import numba
 import numpy as np
 import pandas as pd
 
 from .checks import check_bool, check_int, check_threads, numba_threads
+from .compiling import announce
 from .frames import call_frame, categorize, deal_columns, join_blocks, play_frame
 from .kernels.batch.match import DEAL_ID_STRIDE, MATCH_CHUNK, MAX_MATCH_ID, play_matches
 from .kernels.core.auction_rules import MAX_CALLS
@@ -23,25 +28,29 @@ from .options import bidder_params
 from .progress import Progress
 from .registry import BIDDER_CODES, bidder_codes, is_searching, policy_codes
 from .rules import Rules
-from .simulation import DEFAULT_WORLDS, MAX_WORLDS, SEARCH_TOKEN
+from .runs import blocks
+from .simulation import DEFAULT_WORLDS, MAX_WORLDS, search_token
 
 MATCH_COLUMNS = ("match_id", "first_dealer", "winner", "score0", "score1", "deals", "target")
 #: Columns of the ``deals`` frame besides ``match_id, deal`` and the ``simulate`` deal columns.
 TOTAL_COLUMNS = ("total0", "total1", "carried")
-#: Deal slots per kernel call (bounds the temporary arrays, paces the progress display).
+#: Deal slots per kernel call at most (bounds the temporary arrays; blocks are sized to about half
+#: a second of work, belot_sim/runs.py).
 BLOCK_SLOTS = 1 << 18
-#: Matches per kernel call with a searching player or mc bidders (deals take milliseconds or more).
-SLOW_BLOCK = 8
+#: The first block of fast matches (its time includes loading the kernel).
+FIRST_BLOCK = 256
 #: Deal slots a match gets at first; an undecided match is played again with 4x the room.
 FIRST_CAP = 64
 DEFAULT_MAX_DEALS = 10_000
+#: Matches per task on a Dask client.
+CLIENT_PARTITION = 10_000
 
 
 def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="random", bidders="heuristic",
                      seed: int = 0, start: int = 0, threads: int | None = None, worlds: int = DEFAULT_WORLDS,
                      bidder_options: dict | None = None, progress: bool = False,
-                     max_deals: int = DEFAULT_MAX_DEALS, plays: bool = False, calls: bool = False
-                     ) -> tuple[pd.DataFrame, ...]:
+                     max_deals: int = DEFAULT_MAX_DEALS, plays: bool = False, calls: bool = False, client=None,
+                     partition_size: int = CLIENT_PARTITION) -> tuple[pd.DataFrame, ...]:
     """Play ``n`` whole matches (ids ``start .. start+n-1``) to the rules' ``match_target``.
 
     Each deal starts with an auction between ``bidders`` on the 5-card hands, as in
@@ -64,7 +73,9 @@ def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="rando
     plays, calls : also return the per-card frame ``(deal_id, trick, pos, seat, card)`` of every
         played deal (32 rows each; void deals have none) and the per-call frame
         ``(deal_id, index, seat, call)`` of every deal, as ``simulate`` does.
-    progress : print progress to stderr.
+    progress : show a progress bar on stderr (Ctrl-C stops a run within about a second).
+    client, partition_size : a Dask ``distributed.Client`` whose workers play partitions of
+        ``partition_size`` matches (:mod:`belot_sim.cluster`); the frames are the same.
 
     Returns ``(matches, deals)``, then ``plays`` and ``calls`` if asked, in that order.
 
@@ -74,10 +85,65 @@ def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="rando
       columns ``deal_id, dealer, contract, ..., hanging, auction`` and the match after the
       deal: ``total0, total1`` (running scores), ``carried`` (hanging points waiting).
     """
-    rules = Rules.coerce(rules)
+    plan = plan_matches(rules=rules, players=players, bidders=bidders, seed=seed, worlds=worlds,
+                        bidder_options=bidder_options, max_deals=max_deals, plays=plays, calls=calls)
     n = check_int(n, "n", 0, MAX_MATCH_ID + 1)
-    seed = check_int(seed, "seed", 0, 2**64 - 1)
     start = check_int(start, "start", 0, MAX_MATCH_ID + 1 - n)
+    threads = check_threads(threads)
+    progress = check_bool(progress, "progress")
+    with Progress(progress, "simulate_matches", n, "matches") as bar:
+        if client is None:
+            with numba_threads(threads):
+                return tuple(run_matches(plan, start, n, bar))
+        from .cluster import check_client, check_partition_size, partitions, run_partitions
+
+        client = check_client(client, "simulate_matches")
+        tasks = [(plan, start + offset, size, threads)
+                 for offset, size in partitions(n, check_partition_size(partition_size))]
+        parts = run_partitions(client, _matches_on_worker, tasks, progress=bar, weights=[t[2] for t in tasks])
+    return tuple(join_blocks(parts, range(len(parts[0]))))
+
+
+def plan_arguments(kwargs: dict) -> dict:
+    """The arguments of :func:`plan_matches` from ``simulate_matches``-style keywords, its defaults for
+    those not given; an unknown keyword is a TypeError naming it."""
+    names = inspect.signature(plan_matches).parameters
+    unknown = sorted(set(kwargs) - set(names))
+    if unknown:
+        raise TypeError(f"unknown argument(s) {unknown}: the match arguments are {sorted(names)}")
+    defaults = inspect.signature(simulate_matches).parameters
+    return {name: kwargs[name] if name in kwargs else defaults[name].default for name in names}
+
+
+@dataclass(frozen=True)
+class MatchPlan:
+    """Everything :func:`run_matches` needs, checked: the kernel's arguments for one kind of match."""
+
+    rules: Rules
+    seed: int
+    bidders: np.ndarray  # int64[4] bidder codes
+    bid_ints: np.ndarray
+    bid_weights: np.ndarray
+    policies: np.ndarray  # int64[4] policy codes
+    worlds: int
+    max_deals: int
+    plays: bool
+    calls: bool
+
+    @property
+    def searching(self) -> bool:
+        return is_searching(self.policies)
+
+    @property
+    def slow(self) -> bool:
+        """Deals take milliseconds (searching players, mc bidders): small blocks, one match a work item."""
+        return self.searching or BIDDER_CODES["mc"] in self.bidders
+
+
+def plan_matches(*, rules, players, bidders, seed, worlds, bidder_options, max_deals, plays, calls) -> MatchPlan:
+    """Check ``simulate_matches``' arguments (a clear error names the first bad one) into a plan."""
+    rules = Rules.coerce(rules)
+    seed = check_int(seed, "seed", 0, 2**64 - 1)
     if bidders is None:
         raise ValueError("simulate_matches needs bidders= (every deal of a match starts with an auction)")
     bidder_array = np.array(bidder_codes(bidders), dtype=np.int64)
@@ -85,28 +151,37 @@ def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="rando
     policies = np.array(policy_codes(players), dtype=np.int64)
     worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
     max_deals = check_int(max_deals, "max_deals", 1, DEAL_ID_STRIDE)
-    threads = check_threads(threads)
-    plays, calls, progress = (check_bool(v, name) for v, name in ((plays, "plays"), (calls, "calls"),
-                                                                   (progress, "progress")))
-    # Searching players and mc bidders take milliseconds a deal: small blocks, one match a work item.
-    slow = is_searching(policies) or BIDDER_CODES["mc"] in bidder_array
+    plays, calls = check_bool(plays, "plays"), check_bool(calls, "calls")
+    return MatchPlan(rules, seed, bidder_array, bid_ints, bid_weights, policies, worlds, max_deals, plays, calls)
 
-    args = (rules.match_target, int(rules.is_classic), flags_of(rules), bidder_array, bid_ints, bid_weights, policies,
-            worlds, 1 if slow else MATCH_CHUNK)
-    cap = min(FIRST_CAP, max_deals)
-    with numba_threads(threads), Progress(progress, "simulate_matches", n, "matches") as shown:
-        blocks = []
-        offset = 0
-        while offset < n or not blocks:
-            size = min(SLOW_BLOCK if slow else max(1, BLOCK_SLOTS // cap), n - offset)
-            ids = np.arange(start + offset, start + offset + size, dtype=np.int64)
-            frames, cap = _play_block(seed, ids, cap, max_deals, args, plays, calls)
-            blocks.append(frames)
-            offset += size
-            shown.update(offset)
-    frames = join_blocks(blocks, range(len(blocks[0])))
-    categorize(frames[1])
-    return tuple(frames)
+
+def run_matches(plan: MatchPlan, start: int, n: int, progress: Progress | None = None) -> list[pd.DataFrame]:
+    """Matches ``start .. start+n-1`` of ``plan``: ``[matches, deals]``, then the plays and calls
+    frames when the plan asks for them."""
+    parts = list(match_blocks(plan, start, n, progress))
+    return join_blocks(parts, range(len(parts[0])))
+
+
+def match_blocks(plan: MatchPlan, start: int, n: int, progress: Progress | None = None):
+    """The frames of :func:`run_matches` block by block, each block of matches about half a second of
+    work (belot_sim/runs.py)."""
+    rules = plan.rules
+    args = (rules.match_target, int(rules.is_classic), flags_of(rules), plan.bidders, plan.bid_ints, plan.bid_weights,
+            plan.policies, plan.worlds, 1 if plan.slow else MATCH_CHUNK)
+    cap = min(FIRST_CAP, plan.max_deals)
+    threads = numba.get_num_threads()
+    first, multiple = (threads, threads) if plan.slow else (FIRST_BLOCK, 1)
+    for offset, size in blocks(n, first=first, cap=BLOCK_SLOTS // FIRST_CAP, multiple=multiple, progress=progress):
+        ids = np.arange(start + offset, start + offset + size, dtype=np.int64)
+        with announce("search-matches" if plan.searching else "matches"):
+            frames, cap = _play_block(plan.seed, ids, cap, plan.max_deals, args, plan.plays, plan.calls)
+        categorize(frames[1])
+        yield frames
+
+
+def _matches_on_worker(plan: MatchPlan, start: int, n: int, threads: int | None) -> list[pd.DataFrame]:
+    with numba_threads(threads if threads is not None else 1):
+        return run_matches(plan, start, n)
 
 
 def _play_block(seed, ids, cap, max_deals, args, plays, calls):
@@ -152,8 +227,8 @@ def _run_kernel(seed, ids, positions, cap, args, record):
     seats = np.empty(shape, dtype=np.int8)
     cards = np.empty(shape, dtype=np.int8)
     play_matches(np.uint64(seed), ids, cap, chunk_size, target, family, flags, bidders, bid_ints, bid_weights, policies,
-                 worlds, record, match_out, small, hands, points, totals, codes, seats, cards,
-                 SEARCH_TOKEN if is_searching(policies) else None)
+                 worlds, record, match_out, small, hands, points, totals, codes, seats, cards, numba.get_num_threads(),
+                 search_token() if is_searching(policies) else None)
     count = np.where(match_out[M_WINNER] >= 0, match_out[M_DEALS], 0)
     keep = (np.arange(cap)[None, :] < count[:, None]).ravel()
     rows = {"small": small[:, keep], "hands": hands[:, keep], "points": points[:, keep], "totals": totals[:, keep],

@@ -60,3 +60,15 @@ def bidder_params(rules: Rules | str | None = None, options: dict | None = None)
     rules = Rules.coerce("bulgarian" if rules is None else rules)
     ints[BIDDER_INTS["FLAGS"].offset] = flags_of(rules)
     return ints, weights
+
+
+def bidder_options_of(ints: np.ndarray, weights: np.ndarray) -> dict:
+    """Every option's value in the arrays of :func:`bidder_params` (``mc_player`` as its name): the
+    inverse of ``bidder_params``, for records of a run."""
+    arrays = {id(BIDDER_INTS): ints, id(BIDDER_WEIGHTS): weights}
+    players = {code: name for name, code in POLICY_CODES.items()}
+    out = {}
+    for name, (layout, slot) in sorted(BIDDER_OPTIONS.items()):
+        value = arrays[id(layout)][slot.offset]
+        out[name] = players[int(value)] if name == "mc_player" else value.item()
+    return out

@@ -1,24 +1,31 @@
-"""Progress on stderr for long runs."""
+"""Progress bars on stderr for long runs: done / total, rate and time left (``tqdm``)."""
 
 from __future__ import annotations
 
 import sys
 
+from tqdm import tqdm
+
+#: Totals from this size on are shown in k / M units.
+SCALED = 100_000
+
 
 class Progress:
-    """Counts on one stderr line (``label: done/total unit``), ended by a newline when the block
-    ends; silent unless ``shown``."""
+    """A bar ``label: percent | done/total [elapsed<left, rate]`` on stderr while the block runs,
+    silent unless ``shown``.  Counts go up with :meth:`advance`."""
 
-    def __init__(self, shown: bool, label: str, total: int, unit: str):
-        self.shown, self.label, self.total, self.unit = shown, label, total, unit
+    def __init__(self, shown: bool, label: str, total: int, unit: str, done: int = 0):
+        self.shown = bool(shown)
+        # counts in k/M only where they are large (small counts stay exact: "23/23"); ``done``:
+        # already done before this run (a resumed dataset), left out of the rate
+        self._bar = tqdm(total=total, initial=done, desc=label, unit=f" {unit}", unit_scale=total >= SCALED,
+                         file=sys.stderr, disable=not self.shown, dynamic_ncols=True, mininterval=0.5, smoothing=0.1)
 
-    def update(self, done: int) -> None:
-        if self.shown:
-            print(f"\r{self.label}: {done:,}/{self.total:,} {self.unit}", end="", file=sys.stderr, flush=True)
+    def advance(self, count: int) -> None:
+        self._bar.update(count)
 
     def close(self) -> None:
-        if self.shown:
-            print(file=sys.stderr)
+        self._bar.close()
 
     def __enter__(self) -> Progress:
         return self

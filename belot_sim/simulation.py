@@ -6,37 +6,48 @@ deal ids of a plan (the dataset writers play a plan part by part).
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+import numba
 import numpy as np
 import pandas as pd
 
 from .checks import check_bool, check_int, check_threads, numba_threads
-from .frames import call_frame, categorize, deal_columns, join_blocks, play_frame
-from .kernels.batch.rollout import rollout
+from .compiling import announce
+from .frames import call_frame, categorize, deal_columns, play_frame
+from .kernels.batch.rollout import SEARCH_CHUNK, rollout
 from .kernels.core.auction_rules import MAX_CALLS
 from .kernels.core.layouts import D_CALLS, D_DEALER, D_OUTCOME, D_SIZE, P_SIZE
 from .kernels.core.options import flags_of
 from .kernels.core.scoring import VOID
 from .options import bidder_params
 from .progress import Progress
-from .registry import bidder_codes, is_searching, policy_codes
+from .registry import BIDDER_CODES, bidder_codes, is_searching, policy_codes
+from .runs import blocks
 from .rules import Contract, Rules
 from .scoring import check_multiplier
 
-#: Deals per kernel call: bounds the temporary arrays and paces the progress display.
+#: Deals per kernel call at most: bounds the temporary arrays (blocks are sized to about half a
+#: second of work, :mod:`belot_sim.runs`).
 BLOCK = 1 << 20
-#: The same with a searching player (dd/pimc take milliseconds to seconds per deal) when progress
-#: is shown; otherwise one call: each call waits for its slowest deal (measured: 64-deal calls kept
-#: two threads 173 % busy on dd deals).
-SEARCH_BLOCK = 64
+#: The first block of fast deals (its time includes loading the kernel).
+FIRST_BLOCK = 1 << 14
+#: Deals per kernel call at most when a deal takes milliseconds (dd/pimc players, mc bidders).
+SLOW_BLOCK = 1 << 16
 DEFAULT_WORLDS = 20
 MAX_WORLDS = 100_000
 MAX_DEALS = 2**40
-#: What the kernels get as ``search`` when a seat searches (they only look at its type: ``None``
-#: compiles a kernel without the solver).
-SEARCH_TOKEN = np.zeros(1, dtype=np.int64)
+
+
+def search_token() -> np.ndarray:
+    """What the kernels get as ``search`` when a seat searches: the addresses of the compiled search
+    (``None`` in its place compiles a kernel without the solver).  Loads the solver on first use."""
+    with announce("solver"):
+        from .kernels.solver.api import search_entries
+
+        return search_entries()
 
 
 @dataclass(frozen=True)
@@ -61,8 +72,18 @@ class DealPlan:
     def searching(self) -> bool:
         return is_searching(self.policies)
 
+    @property
+    def slow(self) -> bool:
+        """Deals take milliseconds: a seat searches (dd/pimc) or bids by playing layouts (mc)."""
+        return self.searching or (self.bidders is not None and BIDDER_CODES["mc"] in self.bidders)
+
+    @property
+    def family(self) -> str:
+        """The kernel family that plays these deals (:mod:`belot_sim.compiling`)."""
+        return ("search-" if self.searching else "") + ("deals" if self.bidders is None else "auctions")
+
     def search_token(self) -> np.ndarray | None:
-        return SEARCH_TOKEN if self.searching else None
+        return search_token() if self.searching else None
 
 
 def contract_plan(contract, rules: Rules) -> tuple[np.ndarray, bool]:
@@ -104,6 +125,17 @@ def plan_deals(*, rules, contract, declarer, players, bidders, seed, plays, mult
                     bid_ints, bid_weights, worlds, plays, calls)
 
 
+def simulate_arguments(kwargs: dict) -> dict:
+    """The arguments of :func:`plan_deals` from ``simulate``-style keywords, ``simulate``'s defaults
+    for those not given; an unknown keyword is a TypeError naming it."""
+    names = inspect.signature(plan_deals).parameters
+    unknown = sorted(set(kwargs) - set(names))
+    if unknown:
+        raise TypeError(f"unknown argument(s) {unknown}: the deal arguments are {sorted(names)}")
+    defaults = inspect.signature(simulate).parameters
+    return {name: kwargs[name] if name in kwargs else defaults[name].default for name in names}
+
+
 def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declarer: int | None = None,
              players="random", bidders=None, seed: int = 0, start: int = 0, threads: int | None = None,
              plays: bool = False, multiplier: int = 1, progress: bool = False, worlds: int = DEFAULT_WORLDS,
@@ -136,7 +168,10 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     threads : Numba threads (default: all).
     plays : also return the per-card frame (void deals have none).
     multiplier : 1, 2 (doubled) or 4 (redoubled); classic only 1.
-    progress : print progress to stderr (useful for runs of many millions, or with pimc).
+    progress : show a progress bar on stderr (done, rate, time left): useful for runs of many
+        millions, or with pimc.  A run stops within about a second of Ctrl-C
+        (``KeyboardInterrupt``) whatever the players: the deals are played in blocks of about half a
+        second.
     worlds : layouts of the unseen cards a ``pimc`` player solves per decision.
     calls : with bidders, also return the per-call frame.
 
@@ -158,14 +193,21 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     start = check_int(start, "start", 0, 2**62 - n)
     threads = check_threads(threads)
     progress = check_bool(progress, "progress")
-    block = (SEARCH_BLOCK if progress else max(n, 1)) if plan.searching else BLOCK
-    with numba_threads(threads), Progress(progress, "simulate", n, "deals") as shown:
-        blocks = []
-        for offset in range(0, max(n, 1), block):
-            size = min(block, n - offset)
-            blocks.append(run_deals(plan, start + offset, size))
-            shown.update(offset + size)
-    return _result(join_blocks(blocks, range(len(blocks[0]))))
+    out = DealArrays(plan, n)  # every block writes its deals into these: no frames to join at the end
+    with numba_threads(threads), Progress(progress, "simulate", n, "deals") as bar:
+        for offset, size in deal_blocks(plan, n, bar):
+            out.play(start, offset, offset + size)
+    return _result(out.frames(start))
+
+
+def deal_blocks(plan: DealPlan, n: int, progress: Progress | None = None, first: int | None = None):
+    """``(offset, size)`` blocks of ``n`` deals of ``plan`` (:func:`belot_sim.runs.blocks`): about half a
+    second each, slow deals in whole work items for every Numba thread; ``first``: the first block's
+    size when a run before measured it."""
+    if plan.slow:
+        items = numba.get_num_threads() * SEARCH_CHUNK
+        return blocks(n, first=first or items, cap=SLOW_BLOCK, multiple=items, progress=progress)
+    return blocks(n, first=first or FIRST_BLOCK, cap=BLOCK, progress=progress)
 
 
 def _result(frames: list[pd.DataFrame]) -> pd.DataFrame | tuple[pd.DataFrame, ...]:
@@ -175,27 +217,54 @@ def _result(frames: list[pd.DataFrame]) -> pd.DataFrame | tuple[pd.DataFrame, ..
 def run_deals(plan: DealPlan, start: int, n: int) -> list[pd.DataFrame]:
     """Deals ``start .. start+n-1`` of ``plan`` in one kernel call: ``[deals]``, plus the plays
     and calls frames when the plan asks for them (contract and outcome as categoricals)."""
-    rules = plan.rules
-    auction = plan.bidders is not None
-    small = np.empty((D_SIZE, n), dtype=np.int8)
-    hands = np.empty((4, n), dtype=np.uint32)
-    points = np.empty((P_SIZE, n), dtype=np.int16)
-    shape = (n, 32) if plan.plays else (0, 32)
-    play_seat = np.empty(shape, dtype=np.int8)
-    play_card = np.empty(shape, dtype=np.int8)
-    call_codes = np.zeros((n if auction else 0, MAX_CALLS), dtype=np.int8)
-    rollout(np.uint64(plan.seed), start, n, plan.contracts, plan.random_contract, len(rules.contracts),
-            plan.declarer, plan.multiplier, int(rules.is_classic), flags_of(rules), plan.policies, plan.worlds,
-            plan.plays, plan.bidders, plan.bid_ints, plan.bid_weights, small, hands, points, play_seat, play_card,
-            call_codes, plan.search_token())
-    deal_id = np.arange(start, start + n, dtype=np.int64)
-    # copy=False: the columns are fresh arrays owned by this frame; copying them would cost
-    # more than the whole simulation at these sizes.
-    deals = pd.DataFrame(deal_columns(deal_id, small, hands, points, call_codes if auction else None), copy=False)
-    categorize(deals)
-    frames = [deals]
-    if plan.plays:  # a void deal has no play: its rows of the play arrays were never written
-        frames.append(play_frame(deal_id, play_seat, play_card, small[D_OUTCOME] != VOID if auction else None))
-    if plan.calls:
-        frames.append(call_frame(deal_id, call_codes, small[D_CALLS], small[D_DEALER]))
-    return frames
+    out = DealArrays(plan, n)
+    out.play(start, 0, n)
+    return out.frames(start)
+
+
+class DealArrays:
+    """The kernel's output arrays for ``n`` deals of ``plan`` (column-major, as :func:`rollout` writes
+    them), filled range by range with :meth:`play`, turned into frames by :meth:`frames`."""
+
+    def __init__(self, plan: DealPlan, n: int):
+        self.plan, self.n = plan, n
+        auction = plan.bidders is not None
+        self.small = np.empty((D_SIZE, n), dtype=np.int8)
+        self.hands = np.empty((4, n), dtype=np.uint32)
+        self.points = np.empty((P_SIZE, n), dtype=np.int16)
+        shape = (n, 32) if plan.plays else (0, 32)
+        self.play_seat = np.empty(shape, dtype=np.int8)
+        self.play_card = np.empty(shape, dtype=np.int8)
+        self.call_codes = np.zeros((n if auction else 0, MAX_CALLS), dtype=np.int8)
+
+    def play(self, start: int, first: int, last: int) -> None:
+        """Play deals ``start + first .. start + last - 1`` into rows ``first .. last - 1``."""
+        plan, rules = self.plan, self.plan.rules
+        with announce(plan.family):
+            rollout(np.uint64(plan.seed), start, first, last, plan.contracts, plan.random_contract,
+                    len(rules.contracts), plan.declarer, plan.multiplier, int(rules.is_classic), flags_of(rules),
+                    plan.policies, plan.worlds, plan.plays, plan.bidders, plan.bid_ints, plan.bid_weights, self.small,
+                    self.hands, self.points, self.play_seat, self.play_card, self.call_codes, numba.get_num_threads(),
+                    plan.search_token())
+
+    def frames(self, start: int, n: int | None = None) -> list[pd.DataFrame]:
+        """``[deals]``, plus the plays and calls frames when the plan asks for them, of the first ``n``
+        rows (all by default), which hold deals ``start .. start + n - 1``.  The deals frame uses the
+        arrays without copying them."""
+        plan = self.plan
+        n = self.n if n is None else n
+        auction = plan.bidders is not None
+        small, hands, points = self.small[:, :n], self.hands[:, :n], self.points[:, :n]
+        codes = self.call_codes[:n]
+        deal_id = np.arange(start, start + n, dtype=np.int64)
+        # copy=False: the columns are fresh arrays owned by this frame; copying them would cost
+        # more than the whole simulation at these sizes.
+        deals = pd.DataFrame(deal_columns(deal_id, small, hands, points, codes if auction else None), copy=False)
+        categorize(deals)
+        frames = [deals]
+        if plan.plays:  # a void deal has no play: its rows of the play arrays were never written
+            frames.append(play_frame(deal_id, self.play_seat[:n], self.play_card[:n],
+                                     small[D_OUTCOME] != VOID if auction else None))
+        if plan.calls:
+            frames.append(call_frame(deal_id, codes, small[D_CALLS], small[D_DEALER]))
+        return frames

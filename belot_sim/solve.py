@@ -25,7 +25,8 @@ from collections.abc import Iterable, Sequence
 import numpy as np
 
 from .cards import format_card, iter_cards, parse_card, popcount, to_mask
-from .kernels.core.layouts import C_NODES, C_SIZE, MAX_GEN
+from .compiling import announce
+from .kernels.core.layouts import C_NODES, MAX_GEN
 from .rules import BULGARIAN, Contract, Rules
 
 #: Table slots (entries of two int64) used by the Python wrappers: 2**16 slots = 1 MiB, which stays
@@ -39,11 +40,12 @@ class _Workspace:
     """The table, context and generation counter shared by the wrappers of this process."""
 
     def __init__(self, bits: int = TT_BITS):
-        from .kernels.solver import api  # compiles (or loads) the search on first use
+        with announce("solver"):
+            from .kernels.solver import api  # compiles (or loads) the search on first use
 
         self.k = api
         self.tt = np.zeros(2 << bits, dtype=np.int64)
-        self.ctx = np.zeros(C_SIZE, dtype=np.int64)
+        self.ctx = api.new_ctx()
         self.trick = np.zeros(4, dtype=np.int64)
         self.out = np.zeros(32, dtype=np.int64)
         self.gen = 0
@@ -177,9 +179,10 @@ def _run(masks, contract, leader, cards, team, rules, valat, moves: bool):
         ws.trick[i] = card
     args = (hands, leader, ws.trick, len(cards), int(contract), team, 1 if rules.is_classic else 0,
             rules.undertrump == "required", rules.at_overtake_partner, valat, ws.ctx, ws.tt, ws.next_gen())
-    if not moves:
-        return int(ws.k.dd_value(*args))
-    legal = int(ws.k.dd_moves(*args, ws.out))
+    with announce("solve"):
+        if not moves:
+            return int(ws.k.dd_value(*args))
+        legal = int(ws.k.dd_moves(*args, ws.out))
     return {card: int(ws.out[card]) for card in iter_cards(legal)}
 
 

@@ -11,33 +11,55 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .rules import CONTRACT_CODES, Rules
-from .simulation import DEFAULT_WORLDS, simulate
+from .checks import check_bool, check_int, check_threads, numba_threads
+from .progress import Progress
+from .rules import CONTRACT_CODES
+from .simulation import DEFAULT_WORLDS, MAX_DEALS, DealPlan, deal_blocks, plan_deals, run_deals
 from .stats import mean_interval
 
+#: Duplicate deals per task on a Dask client.
+CLIENT_PARTITION = 100_000
 
-def tournament(a: str, b: str, n: int, *, rules: Rules | str = "bulgarian", contract=None,
-               declarer: int | None = None, bidders=None, seed: int = 0, start: int = 0, threads: int | None = None,
-               progress: bool = False, worlds: int = DEFAULT_WORLDS, bidder_options: dict | None = None
-               ) -> pd.DataFrame:
+
+def tournament(a: str, b: str, n: int, *, rules="bulgarian", contract=None, declarer: int | None = None,
+               bidders=None, seed: int = 0, start: int = 0, threads: int | None = None, progress: bool = False,
+               worlds: int = DEFAULT_WORLDS, bidder_options: dict | None = None, client=None,
+               partition_size: int = CLIENT_PARTITION) -> pd.DataFrame:
     """Play ``n`` duplicate deals (ids ``start .. start+n-1``) between players ``a`` and ``b``.
 
     ``contract``, ``declarer``, ``bidders``, ``seed``, ``start``, ``threads``, ``progress``,
     ``worlds``, ``bidder_options`` as in :func:`belot_sim.simulate` (default: a random contract
     and declarer per deal; with ``bidders`` the auction decides, the same in both plays since it
-    does not depend on the players; void deals count as an edge of 0 in ``all``).
+    does not depend on the players; void deals count as an edge of 0 in ``all``).  ``client``: a
+    Dask ``distributed.Client`` whose workers play partitions of ``partition_size`` deals
+    (:mod:`belot_sim.cluster`); the table is the same.
 
     Returns one row per contract played plus ``"all"`` (index ``contract``), columns: ``deals``,
     ``mean_edge`` (raw points per deal in ``a``'s favour), ``ci_low``/``ci_high`` (95% normal
     interval of the mean), ``a_better``/``b_better``/``equal`` (fractions of deals).
     """
-    common = dict(rules=rules, contract=contract, declarer=declarer, bidders=bidders, seed=seed, start=start,
-                  threads=threads, progress=progress, worlds=worlds, bidder_options=bidder_options)
-    first = simulate(n, players=(a, b, a, b), **common)
-    second = simulate(n, players=(b, a, b, a), **common)
-    edge = ((first["raw0"].to_numpy(np.int64) - first["raw1"].to_numpy(np.int64))
-            + (second["raw1"].to_numpy(np.int64) - second["raw0"].to_numpy(np.int64))) / 2.0
-    contracts = first["contract"].astype(object).to_numpy()
+    common = dict(rules=rules, contract=contract, declarer=declarer, bidders=bidders, seed=seed, plays=False,
+                  multiplier=1, worlds=worlds, calls=False, bidder_options=bidder_options)
+    first = plan_deals(players=(a, b, a, b), **common)
+    second = plan_deals(players=(b, a, b, a), **common)
+    n = check_int(n, "n", 0, MAX_DEALS)
+    start = check_int(start, "start", 0, 2**62 - n)
+    threads = check_threads(threads)
+    progress = check_bool(progress, "progress")
+    with Progress(progress, "tournament", n, "duplicate deals") as bar:
+        if client is not None:
+            from .cluster import check_client, check_partition_size, partitions, run_partitions
+
+            client = check_client(client, "tournament")
+            tasks = [(first, second, start + offset, size, threads)
+                     for offset, size in partitions(n, check_partition_size(partition_size))]
+            parts = run_partitions(client, _edges_on_worker, tasks, progress=bar, weights=[t[3] for t in tasks])
+        else:
+            with numba_threads(threads):
+                parts = [duplicate_edges(first, second, start + offset, size)
+                         for offset, size in deal_blocks(first, n, bar)]
+    edge = np.concatenate([p[0] for p in parts])
+    contracts = np.concatenate([p[1] for p in parts])
     rows = {}
     for code in CONTRACT_CODES:
         chosen = contracts == code
@@ -48,6 +70,21 @@ def tournament(a: str, b: str, n: int, *, rules: Rules | str = "bulgarian", cont
     table.index.name = "contract"
     table.attrs.update({"a": a, "b": b, "n": n, "seed": seed})
     return table
+
+
+def duplicate_edges(first: DealPlan, second: DealPlan, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(edge, contract)`` of deals ``start .. start+n-1`` played by both seatings: ``a``'s raw points
+    minus ``b``'s, averaged over the two plays, and the contract (text, ``None`` when void)."""
+    one = run_deals(first, start, n)[0]
+    two = run_deals(second, start, n)[0]
+    edge = ((one["raw0"].to_numpy(np.int64) - one["raw1"].to_numpy(np.int64))
+            + (two["raw1"].to_numpy(np.int64) - two["raw0"].to_numpy(np.int64))) / 2.0
+    return edge, one["contract"].astype(object).to_numpy()
+
+
+def _edges_on_worker(first, second, start, n, threads):
+    with numba_threads(threads if threads is not None else 1):
+        return duplicate_edges(first, second, start, n)
 
 
 def _summary(edge: np.ndarray) -> dict:

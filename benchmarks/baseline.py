@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import pkgutil
 import subprocess
 import sys
 import tarfile
@@ -23,6 +24,28 @@ REPO = Path(__file__).resolve().parent.parent
 
 def load_baseline(commit: str, name: str = "belot_sim_base"):
     """Import ``belot_sim`` at ``commit`` under the module name ``name`` (its imports are relative)."""
+    root = extract_baseline(commit, name)
+    if str(root) not in sys.path:
+        sys.path.insert(0, str(root))
+    import numba
+
+    # Importing a copy of the package points Numba's (process-wide) cache directory at the copy's
+    # own (belot_sim/_cache.py), and a kernel module caches in the directory set when it is
+    # imported.  So every module of the copy is imported now, and the setting restored for the
+    # modules the current package imports later (its solver): otherwise they would load kernels
+    # cached for other sources of theirs, stale for this one (wrong results seen, 2026-12-01).
+    previous = numba.config.CACHE_DIR
+    try:
+        module = importlib.import_module(name)
+        for info in pkgutil.walk_packages(module.__path__, prefix=f"{name}."):
+            importlib.import_module(info.name)
+    finally:
+        numba.config.CACHE_DIR = previous
+    return module
+
+
+def extract_baseline(commit: str, name: str = "belot_sim_base") -> Path:
+    """The folder holding ``belot_sim`` at ``commit`` as the package ``name`` (extracted once)."""
     full = subprocess.run(["git", "rev-parse", "--verify", f"{commit}^{{commit}}"], cwd=REPO, capture_output=True,
                           text=True)
     if full.returncode != 0:
@@ -37,6 +60,4 @@ def load_baseline(commit: str, name: str = "belot_sim_base"):
         with tarfile.open(fileobj=__import__("io").BytesIO(archive)) as tar:
             tar.extractall(staging, filter="data")
         os.replace(staging / "belot_sim", target)
-    if str(root) not in sys.path:
-        sys.path.insert(0, str(root))
-    return importlib.import_module(name)
+    return root

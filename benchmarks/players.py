@@ -32,7 +32,8 @@ from baseline import load_baseline  # noqa: E402
 from helpers import fresh_view, play_card, random_deal  # noqa: E402
 from report import Tee, environment, record  # noqa: E402
 
-from belot_sim.kernels.core.layouts import C_SIZE, S_SIZE, S_WORLD_RNG, S_WORLDS  # noqa: E402
+from belot_sim.kernels.core.layouts import S_SIZE, S_WORLD_RNG, S_WORLDS  # noqa: E402
+from belot_sim.kernels.solver.api import new_ctx  # noqa: E402
 from belot_sim.kernels.policies.dispatch import choose_card  # noqa: E402
 from belot_sim.kernels.policies.search import pimc_card, pimc_exact_card  # noqa: E402
 from belot_sim.registry import POLICY_CODES  # noqa: E402
@@ -66,7 +67,7 @@ def rates(old, threads_list, out) -> None:
 
 def decision_times(out, n_deals: int = 30) -> None:
     """Median time of one decision from Python, on positions of deals played by ``hard``."""
-    ctx = np.zeros(2 * C_SIZE, dtype=np.int64)
+    ctx = new_ctx(2)
     tt = np.zeros(2 << 16, dtype=np.int64)
     scratch = np.zeros(S_SIZE, dtype=np.int64)
     scratch[S_WORLDS] = 20

@@ -225,3 +225,25 @@ def as_reference_row(row: dict) -> dict:
     out["contract"] = None if pd.isna(out["contract"]) else str(out["contract"])
     out["outcome"] = str(out["outcome"])
     return {k: (v if isinstance(v, str) or v is None else int(v)) for k, v in out.items()}
+
+
+# --- output and kernel calls ------------------------------------------------------------------
+
+def without_compile_lines(err: str) -> str:
+    """Captured stderr without the one-line notices of kernels being compiled (they appear once per
+    process, in whichever test first compiles a family)."""
+    return "\n".join(line for line in err.split("\n") if not line.startswith("belot_sim: compiling"))
+
+
+class CallCounter:
+    """Counts the calls of ``module.name`` (patched through ``monkeypatch``), passing them on."""
+
+    def __init__(self, monkeypatch, module, name: str):
+        self.count = 0
+        real = getattr(module, name)
+
+        def counted(*args, **kwargs):
+            self.count += 1
+            return real(*args, **kwargs)
+
+        monkeypatch.setattr(module, name, counted)

@@ -11,13 +11,14 @@ from helpers import fresh_view, play_card, random_deal, relayout, replay_and_com
 
 import belot_sim as bs
 from belot_sim import reference as ref
-from belot_sim.kernels.core.layouts import C_SIZE, S_DROPPED, S_GEN, S_SIZE, S_SOLVED, S_WORLD_RNG, S_WORLDS
+from belot_sim.kernels.core.layouts import S_DROPPED, S_GEN, S_SIZE, S_SOLVED, S_WORLD_RNG, S_WORLDS
 from belot_sim.kernels.policies.dispatch import choose_card
 from belot_sim.kernels.policies.pimc import MIN_WORLDS, pimc_card, pimc_exact_card
+from belot_sim.kernels.solver.api import new_ctx
 from belot_sim.registry import POLICY_CODES
 
 SAMPLERS = {"pimc": pimc_card, "pimc-exact": pimc_exact_card}
-CTX = np.zeros(2 * C_SIZE, dtype=np.int64)
+CTX = new_ctx(2)
 TT = np.zeros(2 << 16, dtype=np.int64)
 
 

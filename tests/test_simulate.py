@@ -507,36 +507,3 @@ def test_csv_written_atomically(tmp_path):
         write_csv_atomically(Exploding({"x": [3]}), target, index=False)
     assert target.read_text().splitlines() == ["x", "1", "2"]  # the old complete file is intact
     assert [p.name for p in tmp_path.iterdir()] == ["out.csv"]
-
-
-def test_parquet_stream_equals_simulate(tmp_path):
-    import pandas as pd
-
-    import belot_sim as bs
-
-    path = bs.simulate_to_parquet(tmp_path / "deals.parquet", 2500, block=1000, start=7, seed=3, contract="AT")
-    back = pd.read_parquet(path)
-    expected = simulate(2500, start=7, seed=3, contract="AT")
-    pd.testing.assert_frame_equal(back, expected, check_dtype=True, check_categorical=True)
-    assert [p.name for p in tmp_path.iterdir()] == ["deals.parquet"]
-
-
-def test_parquet_stream_leaves_nothing_on_failure(tmp_path, monkeypatch):
-    import belot_sim as bs
-    import belot_sim.simulation as sim_module
-
-    calls = {"n": 0}
-    real = sim_module.simulate
-
-    def failing(*args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 2:
-            raise KeyboardInterrupt  # the run is stopped after the first block
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(sim_module, "simulate", failing)
-    with pytest.raises(KeyboardInterrupt):
-        bs.simulate_to_parquet(tmp_path / "deals.parquet", 3000, block=1000)
-    assert list(tmp_path.iterdir()) == []
-    with pytest.raises(ValueError, match="plays"):
-        bs.simulate_to_parquet(tmp_path / "x.parquet", 10, plays=True)

@@ -19,7 +19,6 @@ from numba import njit
 import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.cards import iter_cards
-from belot_sim.kernels.core.layouts import C_SIZE
 from belot_sim.kernels.core.tables import STRENGTH64
 from belot_sim.kernels.solver import api as ksolver
 from belot_sim.kernels.solver.context import make_ctx
@@ -243,7 +242,7 @@ def test_isomorphic_positions_differ_by_at_most_the_point_gap():
             swapped[seat] ^= (1 << x) | (1 << y)
             both = list(hands)
             both[seat] |= 1 << y  # owners of every card of the two positions
-            ctx = np.zeros(C_SIZE, dtype=np.int64)
+            ctx = ksolver.new_ctx()
             make_ctx(ctx, np.array(both, dtype=np.int64), ci, team, 0, False, True, 1, 3)
             up, down = point_gap(ctx, live, live ^ (1 << x) ^ (1 << y), ci)
             if not isomorphic:
@@ -301,7 +300,7 @@ def test_point_gap_counts_an_open_at_belot_on_its_own_side():
         live2 = live ^ (1 << x) ^ (1 << y)
         both = list(hands)
         both[seat] |= 1 << y
-        ctx = np.zeros(C_SIZE, dtype=np.int64)
+        ctx = ksolver.new_ctx()
         make_ctx(ctx, np.array(both, dtype=np.int64), 5, team, 0, False, True, 1, 3)
         v1 = minimax(hands, state.leader, (), "AT", bs.BULGARIAN, team, False)
         v2 = minimax(swapped, state.leader, (), "AT", bs.BULGARIAN, team, False)
@@ -412,7 +411,7 @@ def test_kernel_is_callable_from_numba():
         return total
 
     hands = np.array([bs.parse_cards(h) for h in ("AS 7C", "7S 8C", "TS 9C", "8S TC")], dtype=np.int64)
-    ctx = np.zeros(C_SIZE, dtype=np.int64)
+    ctx = ksolver.new_ctx()
     tt = np.zeros(2 << 10, dtype=np.int64)
     assert from_a_kernel(hands, np.zeros(4, dtype=np.int64), ctx, tt) == 11 + 10 + 10 + 10  # all points, once
 
@@ -422,7 +421,7 @@ def test_one_table_and_stamp_across_the_decisions_of_a_deal():
     (the hands shrink from one call to the next): the stored bounds, keyed on canonical positions
     (interchangeable zero-point cards), must stay valid.  Each decision against a fresh stamp."""
     rng = random.Random(21)
-    ctx = np.zeros(C_SIZE, dtype=np.int64)
+    ctx = ksolver.new_ctx()
     tt = np.zeros(2 << 14, dtype=np.int64)
     trick = np.zeros(4, dtype=np.int64)
     shared, fresh = np.zeros(32, dtype=np.int64), np.zeros(32, dtype=np.int64)

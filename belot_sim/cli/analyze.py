@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
     from ..registry import PLAYERS
 
     state = state_from_text(args.position, seed=args.seed)
-    players = tuple(PLAYERS) if args.players is None else args.players
+    players = tuple(PLAYERS) if args.players is None else tuple(p.strip() for p in args.players.split(","))
     table = analyze(state, worlds=args.worlds, seed=args.seed, players=players)
     print(format_analysis(table, state))
     return 0

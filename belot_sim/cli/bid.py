@@ -5,22 +5,23 @@ from __future__ import annotations
 import argparse
 import time
 
-from .common import add_rules, add_run_options, positive_int, write_csv
+from .common import (UsageError, add_rules, add_run_options, players_value, positive_int, progress_of, rules_of, seat,
+                     write_csv)
 
 
 def add_parser(sub) -> None:
     bid = sub.add_parser("bid", help="bid table: P(made) and expected score of every contract for a hand",
                          description="Samples layouts of the unseen cards around HAND (5 cards at auction time, "
                                      "or 8), plays every contract on the same layouts and prints P(made) with a "
-                                     "95%% Wilson interval, P(hanging), P(inside), the expected match-point "
+                                     "95% Wilson interval, P(hanging), P(inside), the expected match-point "
                                      "difference (plain, doubled, redoubled) and the recommended call.")
     bid.add_argument("hand", help='the cards, e.g. "JH 9H AH KS 7C"')
     bid.add_argument("--samples", type=positive_int, default=1000, help="layouts (default 1000)")
-    bid.add_argument("--players", default="dd",
+    bid.add_argument("--players", type=players_value, default="dd",
                      help="who plays the layouts: dd (default; every seat double-dummy, perfect information), "
                           "pimc, hard, normal, easy, random; or four comma-separated names")
-    bid.add_argument("--seat", type=int, default=0, help="your seat 0..3 (declarer; default 0)")
-    bid.add_argument("--dealer", type=int, default=None, help="the dealer 0..3 (default: random per layout)")
+    bid.add_argument("--seat", type=seat, default=0, help="your seat 0..3 (declarer; default 0)")
+    bid.add_argument("--dealer", type=seat, default=None, help="the dealer 0..3 (default: random per layout)")
     bid.add_argument("--known", action="append", metavar="SEAT:CARDS",
                      help="cards known to be in a seat, e.g. 0:JH for a classic turned card you take (repeatable)")
     add_rules(bid)
@@ -36,12 +37,12 @@ def run(args: argparse.Namespace) -> int:
     for item in args.known or []:
         seat, _, cards = item.partition(":")
         if not seat.strip().isdigit() or not cards.strip():
-            raise SystemExit(f"belot-sim bid: --known takes SEAT:CARDS such as 0:JH, got {item!r}")
+            raise UsageError(f"--known takes SEAT:CARDS such as 0:JH, got {item!r}")
         known[int(seat)] = (known.get(int(seat), "") + " " + cards).strip()
     start = time.perf_counter()
     table = bid_table(args.hand, seat=args.seat, dealer=args.dealer, known=known or None, samples=args.samples,
-                      players=args.players, rules=args.rules, seed=args.seed, threads=args.threads,
-                      worlds=args.worlds, progress=args.progress)
+                      players=args.players, rules=rules_of(args), seed=args.seed, threads=args.threads,
+                      worlds=args.worlds, progress=progress_of(args))
     elapsed = time.perf_counter() - start
     print(format_bid_table(table))
     print(f"({elapsed:.2f} s, compilation included on a first run)")

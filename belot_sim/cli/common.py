@@ -1,43 +1,132 @@
-"""Arguments and helpers the subcommands share."""
+"""Arguments and helpers the subcommands share.
+
+Exit codes: 0 done, 2 a usage error (a bad argument or option, found before any work starts), 1 a
+run that failed (e.g. a file that could not be written), 130 interrupted (Ctrl-C).
+"""
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import sys
 
 import pandas as pd
 
-from ..rules import PRESETS
+from ..registry import POLICY_CODES
+from ..rules import PRESETS, Contract, Rules
 
-CONTRACT_CHOICES = ["random", "C", "D", "H", "S", "NT", "AT"]
+USAGE = 2
+FAILED = 1
+INTERRUPTED = 130
+
+
+class UsageError(ValueError):
+    """A bad command line found after parsing (exit code 2, one line, no traceback)."""
 
 
 def positive_int(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text.replace("_", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
     return value
 
 
+def seat(text: str) -> int:
+    if text not in ("0", "1", "2", "3"):
+        raise argparse.ArgumentTypeError(f"must be a seat 0..3, got {text!r}")
+    return int(text)
+
+
+def contract_name(text: str) -> str | None:
+    """``random`` (None) or a contract in any spelling the API takes (``h``, ``nt``, ``hearts``)."""
+    if text.strip().lower() == "random":
+        return None
+    try:
+        return str(Contract.from_str(text))
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def players_value(text: str) -> str | tuple[str, ...]:
+    """One player name, or four comma-separated (seats 0..3), any case."""
+    names = [name.strip().lower() for name in text.split(",")]
+    if len(names) not in (1, 4):
+        raise argparse.ArgumentTypeError(f"give one player or four comma-separated players, got {text!r}")
+    unknown = [name for name in names if name not in POLICY_CODES]
+    if unknown:
+        raise argparse.ArgumentTypeError(f"unknown player {unknown[0]!r}: choose from {sorted(POLICY_CODES)}")
+    return names[0] if len(names) == 1 else tuple(names)
+
+
+def player_name(text: str) -> str:
+    name = text.strip().lower()
+    if name not in POLICY_CODES:
+        raise argparse.ArgumentTypeError(f"unknown player {text!r}: choose from {sorted(POLICY_CODES)}")
+    return name
+
+
 def add_rules(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--rules", choices=sorted(PRESETS), default="bulgarian",
+    """``--rules PRESET`` and ``--rule NAME=VALUE`` (repeatable)."""
+    parser.add_argument("--rules", type=str.lower, choices=sorted(PRESETS), default="bulgarian",
                         help="rule preset (default bulgarian; the rules are in docs/rules.md)")
+    options = ", ".join(f.name for f in dataclasses.fields(Rules))
+    parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
+                        help=f"change one rule option of the preset (repeatable): {options}; "
+                             "e.g. --rule undertrump=required --rule match_target=101")
+
+
+def rules_of(args: argparse.Namespace) -> Rules:
+    """The preset with the ``--rule`` changes (a UsageError names a bad one)."""
+    rules = Rules.preset(args.rules)
+    fields = {f.name: f for f in dataclasses.fields(Rules)}
+    changes = {}
+    for item in args.rule:
+        name, sep, text = item.partition("=")
+        name = name.strip().lower()
+        if not sep or name not in fields:
+            raise UsageError(f"--rule takes NAME=VALUE with NAME one of {sorted(fields)}, got {item!r}")
+        changes[name] = _option_value(name, getattr(rules, name), text.strip())
+    try:
+        return rules.replace(**changes)
+    except (ValueError, TypeError) as error:
+        raise UsageError(f"--rule: {error}") from None
+
+
+def _option_value(name: str, current, text: str):
+    if isinstance(current, bool):
+        if text.lower() in ("true", "yes", "on", "1"):
+            return True
+        if text.lower() in ("false", "no", "off", "0"):
+            return False
+        raise UsageError(f"--rule {name}= takes true or false, got {text!r}")
+    if isinstance(current, int):
+        try:
+            return int(text)
+        except ValueError:
+            raise UsageError(f"--rule {name}= takes an integer, got {text!r}") from None
+    return text.lower()
 
 
 def add_contract(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--contract", default="random", choices=CONTRACT_CHOICES,
-                        help="fixed contract, or random per deal (default)")
+    parser.add_argument("--contract", default=None, type=contract_name, metavar="CONTRACT",
+                        help="fixed contract: C, D, H, S, NT or AT in any case (or their names); default: random "
+                             "per deal")
 
 
 def add_run_options(parser: argparse.ArgumentParser) -> None:
-    """``--seed``, ``--threads``, ``--worlds``, ``--progress``."""
+    """``--seed``, ``--threads``, ``--worlds``, ``--progress`` / ``--no-progress``."""
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--threads", type=positive_int, default=None, help="Numba threads (default: all cores)")
     parser.add_argument("--worlds", type=positive_int, default=20, help="layouts per pimc decision (default 20)")
-    parser.add_argument("--progress", action="store_true", help="show progress on stderr")
+    parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
+                        help="a progress bar with rate and time left on stderr (default: when stderr is a terminal)")
 
 
-def contract_of(args: argparse.Namespace) -> str | None:
-    return None if args.contract == "random" else args.contract
+def progress_of(args: argparse.Namespace) -> bool:
+    return sys.stderr.isatty() if args.progress is None else args.progress
 
 
 def write_csv(table: pd.DataFrame, path: str | None) -> None:

@@ -1,40 +1,64 @@
-"""``belot-sim simulate``: play many deals and print outcome rates per contract."""
+"""``belot-sim simulate``: play many deals; print outcome rates per contract, or save the rows."""
 
 from __future__ import annotations
 
 import argparse
+import os
 import time
 
 import pandas as pd
 
 from ..rules import CONTRACT_CODES, Rules
-from .common import add_contract, add_rules, add_run_options, contract_of, positive_int
+from .common import (UsageError, add_contract, add_rules, add_run_options, players_value, positive_int, progress_of,
+                     rules_of, seat)
+
+#: ``--out`` files by suffix (anything else is a dataset folder).
+FILE_SUFFIXES = (".csv", ".parquet")
 
 
 def add_parser(sub) -> None:
-    sim = sub.add_parser("simulate", help="play many deals and print outcome rates per contract",
-                         description="Play many deals and print, per contract, the outcome rates (%%) and the "
-                                     "mean raw points of the bidding team and the defenders.")
+    sim = sub.add_parser("simulate", help="play many deals: outcome rates per contract, or save the rows",
+                         description="Play many deals and print, per contract, the outcome rates (%) and the mean "
+                                     "raw points of the bidding team and the defenders; or save every row with "
+                                     "--out: a folder becomes a partitioned Parquet dataset (resumable, any size, "
+                                     "also on a Dask cluster), a .csv or .parquet file holds a small run.")
     sim.add_argument("-n", type=positive_int, default=1_000_000, help="number of deals (default 1,000,000)")
     add_rules(sim)
     add_contract(sim)
-    sim.add_argument("--players", default="random", help="player for every seat (default random)")
+    sim.add_argument("--declarer", type=seat, default=None, help="declarer seat 0..3 (default: random per deal)")
+    sim.add_argument("--players", type=players_value, default="random",
+                     help="player of every seat, or four comma-separated (seats 0..3): random (default), easy, "
+                          "normal, hard, pimc, dd")
+    sim.add_argument("--bidders", type=str.lower, default=None, choices=["random", "heuristic", "mc"],
+                     help="hold an auction per deal with these bidders (excludes --contract and --declarer; void "
+                          "deals are counted and left out of the table)")
+    sim.add_argument("--plays", action="store_true", help="with --out: also save every card played")
+    sim.add_argument("--calls", action="store_true", help="with --out and --bidders: also save every call")
+    sim.add_argument("--out", metavar="PATH",
+                     help="save the rows: a folder (or URL) becomes a Parquet dataset, one file per partition "
+                          "(read it with belot_sim.read_parquet, pandas, DuckDB or Dask); PATH.csv or "
+                          "PATH.parquet: one file, made in memory")
+    sim.add_argument("--resume", action="store_true",
+                     help="complete the dataset at --out (same arguments), computing only its missing parts")
+    sim.add_argument("--partition-size", type=positive_int, default=None,
+                     help="deals per dataset part (default 1,000,000)")
+    sim.add_argument("--scheduler", metavar="ADDRESS",
+                     help="run the dataset's parts on a Dask cluster, e.g. tcp://scheduler:8786 (the --out folder "
+                          "must be reachable by every worker; needs the dask extra)")
     sim.add_argument("--engine", choices=["fast", "reference"], default="fast",
-                     help="fast = compiled kernels (default); reference = the pure-Python oracle (slow)")
-    sim.add_argument("--bidders", default=None, choices=["random", "heuristic", "mc"],
-                     help="hold an auction per deal with these bidders (excludes --contract; void deals are "
-                          "counted and left out of the table)")
+                     help="fast = compiled kernels (default); reference = the pure-Python oracle (slow, random play)")
     add_run_options(sim)
     sim.set_defaults(func=run)
 
 
-def simulate_reference(n: int, rules: Rules, seed: int, contract: str | None = None) -> pd.DataFrame:
+def simulate_reference(n: int, rules: Rules, seed: int, contract: str | None = None,
+                       declarer: int | None = None) -> pd.DataFrame:
     """``n`` random-play deals of the reference engine, as ``simulate`` rows."""
     from ..reference import random_play_deal
 
     rows = []
     for i in range(n):
-        result = random_play_deal(seed * 1_000_003 + i, rules=rules, contract=contract)
+        result = random_play_deal(seed * 1_000_003 + i, rules=rules, contract=contract, declarer=declarer)
         rows.append({"deal_id": i, **result.as_row()})
     return pd.DataFrame(rows)
 
@@ -61,32 +85,113 @@ def summary_table(deals: pd.DataFrame) -> pd.DataFrame:
     return out.round(1)
 
 
+def _check(args: argparse.Namespace) -> str | None:
+    """The kind of ``--out`` (``"dataset"``, ``".csv"``, ``".parquet"``, None), after the checks
+    that need no work (a UsageError names the problem)."""
+    if args.bidders and (args.contract is not None or args.declarer is not None):
+        raise UsageError("--bidders excludes --contract and --declarer (the auction decides)")
+    if args.calls and not args.bidders:
+        raise UsageError("--calls needs --bidders (there is no auction without bidders)")
+    if (args.plays or args.calls) and not args.out:
+        raise UsageError("--plays and --calls save rows: give --out")
+    if args.engine == "reference":
+        extra = [flag for flag, given in (("--bidders", args.bidders), ("--out", args.out),
+                                          ("--players", args.players != "random")) if given]
+        if extra:
+            raise UsageError(f"--engine reference plays random deals into the table only: drop {', '.join(extra)}")
+    kind = None
+    if args.out:
+        suffix = os.path.splitext(args.out)[1].lower()
+        kind = suffix if suffix in FILE_SUFFIXES and "://" not in args.out else "dataset"
+    dataset_only = [flag for flag, given in (("--resume", args.resume), ("--partition-size", args.partition_size),
+                                             ("--scheduler", args.scheduler)) if given]
+    if dataset_only and kind != "dataset":
+        raise UsageError(f"{', '.join(dataset_only)}: only for a dataset folder given with --out (not a .csv or "
+                         ".parquet file)")
+    if kind in FILE_SUFFIXES:
+        folder = os.path.dirname(os.path.abspath(args.out))
+        if not os.path.isdir(folder):
+            raise UsageError(f"--out {args.out}: the folder {folder} does not exist")
+        if os.path.isdir(args.out):
+            raise UsageError(f"--out {args.out} is a folder: a {kind} output is a file")
+    return kind
+
+
 def run(args: argparse.Namespace) -> int:
-    rules = Rules.preset(args.rules)
-    contract = contract_of(args)
+    rules = rules_of(args)
+    kind = _check(args)
     if args.engine == "reference":
         start = time.perf_counter()
-        deals = simulate_reference(args.n, rules, args.seed, contract)
-        elapsed = time.perf_counter() - start
-    else:
-        from ..simulation import simulate
+        deals = simulate_reference(args.n, rules, args.seed, args.contract, args.declarer)
+        return _report(args, rules, deals, time.perf_counter() - start)
+    kwargs = dict(rules=rules, contract=args.contract, declarer=args.declarer, players=args.players,
+                  bidders=args.bidders, seed=args.seed, worlds=args.worlds, plays=args.plays, calls=args.calls)
+    if kind == "dataset":
+        return _write_dataset(args, kwargs)
+    from ..simulation import simulate
 
-        if args.bidders and contract is not None:
-            raise SystemExit("belot-sim simulate: --bidders and --contract exclude each other (the auction decides)")
-        deal_kwargs = dict(rules=rules, contract=contract, bidders=args.bidders, worlds=args.worlds)
-        simulate(1, players=args.players, **deal_kwargs)  # compile or load the cache first
-        start = time.perf_counter()
-        deals = simulate(args.n, players=args.players, seed=args.seed, threads=args.threads, progress=args.progress,
-                         **deal_kwargs)
-        elapsed = time.perf_counter() - start
-        if args.bidders:
-            void = int((deals["outcome"] == "void").sum())
-            print(f"{void:,} void deals (everybody passed) left out of the table")
-            deals = deals[deals["outcome"] != "void"]
-    what = ("random contract and declarer" if contract is None else f"contract {contract}, random declarer") \
-        if not args.bidders else f"auctions by {args.bidders} bidders"
-    print(f"{args.n:,} deals, {rules.name} rules, {what}, players {args.players} "
-          f"({args.engine} engine, seed {args.seed})")
+    simulate(1, **{**kwargs, "plays": False, "calls": False})  # compile or load the cache before timing
+    start = time.perf_counter()
+    result = simulate(args.n, threads=args.threads, progress=progress_of(args), **kwargs)
+    elapsed = time.perf_counter() - start
+    frames = result if isinstance(result, tuple) else (result,)
+    if kind is not None:
+        _write_files(args.out, kind, frames, ["deals", *(["plays"] if args.plays else []),
+                                              *(["calls"] if args.calls else [])])
+    return _report(args, rules, frames[0], elapsed)
+
+
+def _report(args, rules: Rules, deals: pd.DataFrame, elapsed: float) -> int:
+    if args.bidders:
+        void = int((deals["outcome"] == "void").sum())
+        print(f"{void:,} void deals (everybody passed) left out of the table")
+        deals = deals[deals["outcome"] != "void"]
+    players = args.players if isinstance(args.players, str) else ",".join(args.players)
+    what = (f"auctions by {args.bidders} bidders" if args.bidders else
+            f"{'random contract' if args.contract is None else 'contract ' + args.contract}, "
+            f"{'random declarer' if args.declarer is None else f'declarer {args.declarer}'}")
+    print(f"{args.n:,} deals, {rules.name} rules, {what}, players {players} ({args.engine} engine, seed {args.seed})")
     print(summary_table(deals).to_string())
     print(f"{args.n / elapsed:,.0f} deals/s ({elapsed:.2f} s, DataFrame included)")
+    return 0
+
+
+def _write_files(out: str, kind: str, frames, names) -> None:
+    """``deals`` to ``out``, the other frames beside it (``run.plays.csv``)."""
+    from ..io import write_csv_atomically, write_parquet_atomically
+
+    stem = out[: -len(kind)]
+    for name, frame in zip(names, frames):
+        path = out if name == "deals" else f"{stem}.{name}{kind}"
+        if kind == ".csv":
+            write_csv_atomically(frame, path, index=False)
+        else:
+            write_parquet_atomically(frame, path)
+        print(f"wrote {path} ({len(frame):,} rows)")
+
+
+def _write_dataset(args, kwargs) -> int:
+    from ..cluster import DEFAULT_PARTITION
+    from ..datasets import simulate_to_parquet
+
+    client = None
+    if args.scheduler:
+        from ..cluster import require
+
+        distributed = require("--scheduler")
+        try:
+            client = distributed.Client(args.scheduler, timeout="20s")
+        except (OSError, TimeoutError) as error:
+            raise OSError(f"cannot reach the Dask scheduler at {args.scheduler}: {error}") from None
+    start = time.perf_counter()
+    try:
+        path = simulate_to_parquet(args.out, args.n, partition_size=args.partition_size or DEFAULT_PARTITION,
+                                   resume=args.resume, client=client, progress=progress_of(args),
+                                   threads=args.threads, **kwargs)
+    finally:
+        if client is not None:
+            client.close()
+    elapsed = time.perf_counter() - start
+    frames = ", ".join(["deals", *(["plays"] if args.plays else []), *(["calls"] if args.calls else [])])
+    print(f"wrote {args.n:,} deals to {path} ({frames}; {elapsed:.1f} s{', resumed' if args.resume else ''})")
     return 0

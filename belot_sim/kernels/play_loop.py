@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from .core.layouts import C_SIZE, S_SIZE, S_WORLDS, V_SIZE
+from .core.layouts import C_SEARCH_FN, C_SIZE, S_SIZE, S_WORLDS, V_SIZE
 from .core.options import AT_OVERTAKE, DECLARATIONS, UNDERTRUMP
 from .core.play import beats, belot_cards, legal_mask
 from .core.rng import halves, next_u64
@@ -34,17 +34,22 @@ def searching(policies):
 
 
 @njit(cache=True)
-def play_scratch(policies, worlds):
+def play_scratch(policies, worlds, search):
     """One thread's work arrays for :func:`play_deal`: ``(belot_open, view, no_record, ctx, tt,
     scratch)``.  The 1 MiB solver table only when a searching player is seated, and then two
-    solver contexts back to back (one per team, see :func:`.policies.search.dd_card`);
-    ``worlds``: layouts per ``pimc`` decision."""
-    search = searching(policies)
+    solver contexts back to back (one per team, see :func:`.policies.search.dd_card`), each given
+    the search's addresses from ``search`` (:func:`belot_sim.kernels.solver.api.search_entries`;
+    ``None`` when no seat searches); ``worlds``: layouts per ``pimc`` decision."""
+    search_players = searching(policies)
     belot_open = np.empty(4, dtype=np.int64)
     view = np.zeros(V_SIZE, dtype=np.int64)
     no_record = np.empty(32, dtype=np.int8)
-    ctx = np.zeros(2 * C_SIZE if search else 1, dtype=np.int64)
-    tt = np.zeros(2 << SEARCH_TT_BITS if search else 2, dtype=np.int64)
+    ctx = np.zeros(2 * C_SIZE if search_players else 1, dtype=np.int64)
+    if search is not None and search_players:
+        for k in range(2):
+            ctx[k * C_SIZE + C_SEARCH_FN] = search[0]
+            ctx[k * C_SIZE + C_SEARCH_FN + 1] = search[1]
+    tt = np.zeros(2 << SEARCH_TT_BITS if search_players else 2, dtype=np.int64)
     scratch = np.zeros(S_SIZE, dtype=np.int64)
     scratch[S_WORLDS] = worlds
     return belot_open, view, no_record, ctx, tt, scratch

@@ -11,13 +11,14 @@ from numba import njit, prange
 
 from ..core.dealing import fill_hands
 from ..core.rng import DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, below, stream_start
+from ..core.work import next_chunk, workers
 from ..core.scoring import score_bulgarian
 from ..play_loop import play_deal, play_scratch
 from ..policies.scratch import start_deal
 from .deal import store_result
 from .rollout import SEARCH_CHUNK
 
-CHUNK = 64  # layouts per parallel work item with plain players (SEARCH_CHUNK with dd/pimc)
+CHUNK = 64  # layouts a worker takes at a time with plain players (SEARCH_CHUNK with dd/pimc; core/work.py)
 
 
 @njit(cache=True)
@@ -27,48 +28,52 @@ def deal_layout(seed, sample, fixed, pool, hands):
     return fill_hands(fixed, stream_start(seed, sample, DEAL_STREAM), pool, hands)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, multiplier, family, flags, policies,
-                     worlds, small_out, hands_out, points_out, search):
+                     worlds, small_out, hands_out, points_out, n_workers, search):
     """Play layouts ``start .. start+n-1`` (see :func:`deal_layout`) once per contract of
     ``contracts``; row ``i * len(contracts) + k`` is layout ``start + i`` under ``contracts[k]``.
 
     The dealer is ``fixed_dealer``, or drawn per layout when -1.  Every contract of a layout is
     played with the same play and world streams.  With ``dd`` in every seat a layout is usually one
     minimax solve per contract (:mod:`.dd_deal`; AT only when nobody holds a K-Q pair, about a
-    third of the layouts, measured 0.82 of the AT time).  ``search``: ``None``
-    unless a seat plays ``dd``/``pimc`` (see :func:`.rollout.rollout`).  Outputs as :func:`.rollout.rollout`
+    third of the layouts, measured 0.82 of the AT time).  ``search``: ``None`` unless a seat plays
+    ``dd``/``pimc``, ``n_workers`` as in :func:`.rollout.rollout`.  Outputs as :func:`.rollout.rollout`
     (``small_out`` int8[7, rows], ``hands_out`` uint32[4, rows], ``points_out`` int16[11, rows]).
     """
     k_contracts = len(contracts)
-    # Parallel work items as in rollout: a searched layout costs milliseconds (100x more for a
-    # few), so small items keep both threads busy to the end.  Measured, dd bid table on 2
-    # threads: 300 layouts 154% CPU with 64-layout items (5 items), 177% with 18, 197% with 4;
-    # 1000 layouts 180-195% either way.
+    # Work items as in rollout: a searched layout costs milliseconds (100x more for a few), so
+    # one-layout items taken as threads become free keep both threads busy to the end (with
+    # equal shares per thread, measured: dd bid table on 2 threads, 300 layouts 154% CPU with
+    # 64-layout items, 197% with 4).
     chunk_size = SEARCH_CHUNK if search is not None else CHUNK
     n_chunks = (n + chunk_size - 1) // chunk_size
-    for chunk in prange(n_chunks):
+    counter = np.zeros(1, dtype=np.int64)
+    for _worker in prange(workers(n_workers, n_chunks)):  # each thread takes chunks as it becomes free (core/work.py)
         hands = np.empty(4, dtype=np.int64)
         played = np.empty(4, dtype=np.int64)
         pool = np.empty(32, dtype=np.int64)
-        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds)
-        for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
-            layout = start + i
-            rng = deal_layout(seed, layout, fixed, pool, hands)
-            dealer = fixed_dealer
-            if dealer < 0:
-                rng, dealer = below(rng, 4)
-            for k in range(k_contracts):
-                row = i * k_contracts + k
-                for s in range(4):
-                    played[s] = hands[s]
-                    hands_out[s, row] = hands[s]
-                if search is not None:
-                    start_deal(scratch, stream_start(seed, layout, WORLD_STREAM))
-                r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, flags, policies,
-                              stream_start(seed, layout, PLAY_STREAM), belot_open, view, False, no_record, no_record,
-                              ctx, tt, scratch, search)
-                store_result(small_out, points_out, row, dealer, contracts[k], declarer, multiplier, 0, r)
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds, search)
+        chunk = next_chunk(counter)
+        while chunk < n_chunks:
+            for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
+                layout = start + i
+                rng = deal_layout(seed, layout, fixed, pool, hands)
+                dealer = fixed_dealer
+                if dealer < 0:
+                    rng, dealer = below(rng, 4)
+                for k in range(k_contracts):
+                    row = i * k_contracts + k
+                    for s in range(4):
+                        played[s] = hands[s]
+                        hands_out[s, row] = hands[s]
+                    if search is not None:
+                        start_deal(scratch, stream_start(seed, layout, WORLD_STREAM))
+                    r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, flags, policies,
+                                  stream_start(seed, layout, PLAY_STREAM), belot_open, view, False, no_record,
+                                  no_record, ctx, tt, scratch, search)
+                    store_result(small_out, points_out, row, dealer, contracts[k], declarer, multiplier, 0, r)
+            chunk = next_chunk(counter)
 
 
 @njit(cache=True)

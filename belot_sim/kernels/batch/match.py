@@ -13,12 +13,14 @@ The match progress mirrors :meth:`belot_sim.scoring.MatchProgress.after_deal` ex
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit, prange
 
 from ..core.dealing import deal_pack
 from ..core.layouts import (MT_CARRIED, MT_TOTAL0, MT_TOTAL1, M_DEALER, M_DEALS, M_SCORE0, M_SCORE1, M_TARGET, M_WINNER,
                             R_HANGING, R_OUTCOME, R_SCORE0, R_SCORE1, R_VALAT)
 from ..core.rng import MATCH_STREAM, below, stream_start
+from ..core.work import next_chunk, workers
 from ..core.scoring import HANGING, MADE, VOID
 from ..play_loop import play_scratch
 from .deal import auction_and_play, deal_scratch, store_result
@@ -84,13 +86,13 @@ def match_after_deal(total0, total1, target, carried, outcome, declarer, score0,
     return total0, total1, target, carried, winner
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def play_matches(seed, match_ids, cap, chunk_size, target, family, flags, bidders, bid_ints, bid_weights, policies,
                  worlds, record,
                  match_out, small_out, hands_out, points_out, totals_out, calls_out, play_seat_out, play_card_out,
-                 search):
+                 n_workers, search):
     """Play the matches ``match_ids`` (int64[n]); each gets ``cap`` deal slots in the outputs.
-    ``search``: ``None`` unless a seat plays ``dd``/``pimc`` (see :func:`.rollout.rollout`).
+    ``search``: ``None`` unless a seat plays ``dd``/``pimc``; ``n_workers`` as in :func:`.rollout.rollout`.
 
     Deal ``k`` of the ``i``-th match goes to slot ``i * cap + k`` of the column-major outputs,
     laid out as in :func:`.rollout.rollout`: ``small_out`` int8[D_SIZE, slots], ``hands_out``
@@ -98,46 +100,51 @@ def play_matches(seed, match_ids, cap, chunk_size, target, family, flags, bidder
     ``play_*_out`` int8[slots, 32] when ``record``; ``totals_out`` int32[MT_SIZE, slots] the match
     after the deal (``MATCH_TOTALS``); ``match_out`` int64[M_SIZE, n] (``MATCH_OUT``).  A match
     still undecided after ``cap`` deals stops there with winner -1 (the caller plays it again with
-    more room).  ``chunk_size``: matches per parallel work item (``MATCH_CHUNK``; 1 when deals are
-    slow, to keep both threads busy).
+    more room).  ``chunk_size``: matches a worker takes at a time (``MATCH_CHUNK``; 1 when deals are
+    slow, to keep every thread busy to the end; core/work.py).
     """
     n = len(match_ids)
     n_chunks = (n + chunk_size - 1) // chunk_size
-    for chunk in prange(n_chunks):
+    counter = np.zeros(1, dtype=np.int64)
+    for _worker in prange(workers(n_workers, n_chunks)):  # each thread takes chunks as it becomes free (core/work.py)
         pack, hands, hands5, auction_state = deal_scratch()
-        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds)
-        for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
-            match_id = match_ids[i]
-            dealer0 = first_dealer(seed, match_id)
-            total0 = 0
-            total1 = 0
-            match_target = target
-            carried = 0
-            winner = -1
-            k = 0
-            while winner < 0 and k < cap:
-                deal_id = match_id * DEAL_ID_STRIDE + k
-                deal_pack(seed, deal_id, pack)  # its drawn dealer is not used: the dealer rotates
-                dealer = (dealer0 + k) & 3
-                slot = i * cap + k
-                seats = play_seat_out[slot] if record else no_record
-                cards = play_card_out[slot] if record else no_record
-                contract, declarer, multiplier, n_calls, r = auction_and_play(
-                    seed, deal_id, dealer, pack, family, flags, bidders, bid_ints, bid_weights, policies, hands5, hands,
-                    auction_state, calls_out[slot], belot_open, view, record, seats, cards, ctx, tt, scratch, search)
-                total0, total1, match_target, carried, winner = match_after_deal(
-                    total0, total1, match_target, carried, r[R_OUTCOME], declarer, r[R_SCORE0], r[R_SCORE1],
-                    r[R_HANGING], r[R_VALAT], family)
-                for s in range(4):
-                    hands_out[s, slot] = hands[s]
-                store_result(small_out, points_out, slot, dealer, contract, declarer, multiplier, n_calls, r)
-                totals_out[MT_TOTAL0, slot] = total0
-                totals_out[MT_TOTAL1, slot] = total1
-                totals_out[MT_CARRIED, slot] = carried
-                k += 1
-            match_out[M_DEALER, i] = dealer0
-            match_out[M_WINNER, i] = winner
-            match_out[M_SCORE0, i] = total0
-            match_out[M_SCORE1, i] = total1
-            match_out[M_DEALS, i] = k
-            match_out[M_TARGET, i] = match_target
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds, search)
+        chunk = next_chunk(counter)
+        while chunk < n_chunks:
+            for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
+                match_id = match_ids[i]
+                dealer0 = first_dealer(seed, match_id)
+                total0 = 0
+                total1 = 0
+                match_target = target
+                carried = 0
+                winner = -1
+                k = 0
+                while winner < 0 and k < cap:
+                    deal_id = match_id * DEAL_ID_STRIDE + k
+                    deal_pack(seed, deal_id, pack)  # its drawn dealer is not used: the dealer rotates
+                    dealer = (dealer0 + k) & 3
+                    slot = i * cap + k
+                    seats = play_seat_out[slot] if record else no_record
+                    cards = play_card_out[slot] if record else no_record
+                    contract, declarer, multiplier, n_calls, r = auction_and_play(
+                        seed, deal_id, dealer, pack, family, flags, bidders, bid_ints, bid_weights, policies, hands5,
+                        hands, auction_state, calls_out[slot], belot_open, view, record, seats, cards, ctx, tt, scratch,
+                        search)
+                    total0, total1, match_target, carried, winner = match_after_deal(
+                        total0, total1, match_target, carried, r[R_OUTCOME], declarer, r[R_SCORE0], r[R_SCORE1],
+                        r[R_HANGING], r[R_VALAT], family)
+                    for s in range(4):
+                        hands_out[s, slot] = hands[s]
+                    store_result(small_out, points_out, slot, dealer, contract, declarer, multiplier, n_calls, r)
+                    totals_out[MT_TOTAL0, slot] = total0
+                    totals_out[MT_TOTAL1, slot] = total1
+                    totals_out[MT_CARRIED, slot] = carried
+                    k += 1
+                match_out[M_DEALER, i] = dealer0
+                match_out[M_WINNER, i] = winner
+                match_out[M_SCORE0, i] = total0
+                match_out[M_SCORE1, i] = total1
+                match_out[M_DEALS, i] = k
+                match_out[M_TARGET, i] = match_target
+            chunk = next_chunk(counter)

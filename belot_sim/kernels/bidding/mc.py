@@ -56,7 +56,7 @@ def mc_call(legal, r32, hand5, seat, state, family, turned_card, ints, weights):
     pool = np.empty(32, dtype=np.int64)
     hands = np.empty(4, dtype=np.int64)
     played = np.empty(4, dtype=np.int64)
-    belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, 1)
+    belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, 1, None)
     # Its own cards, and in classic the turned card it would take (it only evaluates its takes).
     fixed = np.zeros(4, dtype=np.int64)
     fixed[seat] = hand5 | ((1 << turned_card) if family == 1 else 0)

@@ -201,6 +201,7 @@ SOLVER_CTX = Layout("C_", np.int64, "solver context", (
     ("TEAMCARDS", 1, "the team's cards (both seats)"),
     ("MIDTT", 1, "positions inside a trick are stored with this many cards or more left"),
     ("ZEROS", 1, "the contract's zero-point cards"),
+    ("SEARCH_FN", 2, "addresses of the compiled search: exact value, node (set by solver.api.new_ctx / play_scratch)"),
     ("POINTS", 32, "card points, NT doubling applied"),
     ("MOVES", DEPTHS * MAX_MOVES, "ordered move lists, one row per number of cards left"),
     ("SCORES", DEPTHS * MAX_MOVES, "the ordering scores of those moves"),

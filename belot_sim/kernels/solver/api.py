@@ -19,15 +19,33 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import ctz
-from ..core.layouts import C_BELOT, C_POINTS, C_SIZE
+from ..core.layouts import C_BELOT, C_POINTS, C_SEARCH_FN, C_SIZE
 from ..core.play import legal_mask
 from ..core.tables import STRENGTH64, STRONGER, SUIT
-from .context import INF, _points_of, make_ctx
-from .search import _child, _exact, _node, _trick_state
+from .context import INF, _call, _points_of, make_ctx
+from .search import _child, _trick_state, exact_entry, node_entry
 from .table import _boundary_key, _entry_bounds, _midtrick_key, _tt_probe
 
 #: The smallest table: two buckets of two slots (entries of two words each).
 MIN_TT_WORDS = 8
+#: Offsets in ``ctx[C_SEARCH_FN:]`` of the addresses of the exact-value search and of one node.
+_EXACT = C_SEARCH_FN
+_NODE = C_SEARCH_FN + 1
+
+
+def search_entries() -> np.ndarray:
+    """``int64[2]``: the addresses of the compiled search (:func:`.search.exact_entry`,
+    :func:`.search.node_entry`) in this process, for ``ctx[C_SEARCH_FN:C_SEARCH_FN + 2]``."""
+    return np.array([exact_entry.address, node_entry.address], dtype=np.int64)
+
+
+def new_ctx(count: int = 1) -> np.ndarray:
+    """``count`` solver contexts back to back (``int64[count * C_SIZE]``), each holding the search's
+    addresses; the rest is filled by every solve."""
+    ctx = np.zeros(count * C_SIZE, dtype=np.int64)
+    for k in range(count):
+        ctx[k * C_SIZE + C_SEARCH_FN:k * C_SIZE + C_SEARCH_FN + 2] = search_entries()
+    return ctx
 
 
 @njit(cache=True)
@@ -40,6 +58,8 @@ def check_arrays(hands, trick, n_trick, ctx, tt):
         raise ValueError("a trick in progress has 0..3 cards, all in the trick array")
     if ctx.shape[0] < C_SIZE:
         raise ValueError("ctx is smaller than the solver context (C_SIZE entries)")
+    if ctx[_EXACT] == 0 or ctx[_NODE] == 0:
+        raise ValueError("ctx holds no search addresses: make it with solver.api.new_ctx (or play_scratch)")
     words = tt.shape[0]
     if words < MIN_TT_WORDS or words & (words - 1) != 0:
         raise ValueError("the table must have 2 * 2**k entries, k >= 2")
@@ -104,7 +124,7 @@ def _value(hands, leader, trick, n_trick, contract, team, family, undertrump_req
     key = _boundary_key(c_, rem, leader, vl) if n_trick == 0 else _midtrick_key(rem, leader, n_trick, tcards, vl)
     _idx, e = _tt_probe(c_, t_, key)
     _card, lo, hi, _settled, _v = _entry_bounds(e, 0, INF, 0, INF)
-    return _exact(c_, t_, rem, leader, n_trick, led, win, winner, tcards, tpts, vl, lo, hi, guess)
+    return _call(ctx[_EXACT], c_, t_, rem, leader, n_trick, led, win, winner, tcards, tpts, vl, lo, hi, guess)
 
 
 @njit(cache=True)
@@ -179,8 +199,8 @@ def dd_values(hands, leader, trick, n_trick, contract, team, family, undertrump_
         if nrem == 0:
             out[card] = gain
         else:
-            out[card] = gain + _exact(c_, t_, nrem, nleader, npos, nled, nwin, nwinner, ntcards, ntpts, nvl,
-                                      lo - gain, hi - gain, guess - gain)
+            out[card] = gain + _call(ctx[_EXACT], c_, t_, nrem, nleader, npos, nled, nwin, nwinner, ntcards, ntpts,
+                                     nvl, lo - gain, hi - gain, guess - gain)
         guess = out[card]
         done |= bit
     return legal
@@ -218,7 +238,7 @@ def dd_best(hands, leader, trick, n_trick, contract, team, family, undertrump_re
         gain, nrem, nleader, npos, nled, nwin, nwinner, ntcards, ntpts, nvl = _child(
             c_, card, rem, leader, pos, led, win, winner, tcards, tpts, vl, contract, team, belot_cards)
         need = value - gain
-        if need <= 0 or (nrem != 0 and _node(c_, t_, nrem, nleader, npos, nled, nwin, nwinner, ntcards, ntpts,
-                                             _points_of(c_, nrem), need - 1, need, nvl) >= need):
+        if need <= 0 or (nrem != 0 and _call(ctx[_NODE], c_, t_, nrem, nleader, npos, nled, nwin, nwinner, ntcards,
+                                             ntpts, _points_of(c_, nrem), need - 1, need, nvl) >= need):
             return card, value
     return -1, value

@@ -146,7 +146,7 @@ def _cash_points(ctx, rem, casher, mate, opp1, opp2, contract, free, order, trun
     return sure, runs, suits
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _start_bounds(ctx, rem, leader, valat, rpts, hi, contract, team, belot_cards, lb, ub):
     """``(lb, ub)``: the bounds ``lb``/``ub`` of a trick-start position's value tightened by its
     sure-point bounds (see the module docstring), ``hi`` coming in as the points still in play."""

@@ -47,6 +47,27 @@ def _st(typingctx, base, idx, value):
     return types.none(types.int64, types.int64, types.int64), codegen
 
 
+@intrinsic
+def _call(typingctx, fn, *args):
+    """Call the C function ``int64 f(int64, ...)`` at address ``fn`` with ``args`` (integers).
+
+    The solver's callers reach the search through its address (``ctx[C_SEARCH_FN]``, see
+    :mod:`.api`) instead of a direct call: Numba links every callee into each caller and optimises
+    it again there, and the search is the biggest callee of every kernel that plays dd or pimc
+    (measured: most of a cold compile of the solver path went into compiling it once per caller).
+    """
+    if not isinstance(fn, types.Integer) or not all(isinstance(a, types.Integer) for a in args):
+        return None
+    signature = types.int64(types.int64, types.StarArgTuple.from_types([types.int64] * len(args)))
+
+    def codegen(context, builder, sig, llargs):
+        i64 = ir.IntType(64)
+        target = builder.inttoptr(llargs[0], ir.FunctionType(i64, [i64] * len(args)).as_pointer())
+        return builder.call(target, [builder.extract_value(llargs[1], k) for k in range(len(args))])
+
+    return signature, codegen
+
+
 def _top_run_table():
     """``TOP_RUN[order, live, hand]`` (8-bit suit patterns): the cards of ``hand`` that are the top
     of ``live`` in unbroken succession (order 0 plain, 1 trump) — the masters a leader can cash."""

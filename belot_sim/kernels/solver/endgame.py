@@ -159,38 +159,40 @@ def _endgame(ctx, tt, rem, leader, valat, alpha, beta, rpts):
     if n_rem == 4:
         return _last_trick(ctx, rem, leader, valat)
     key = _boundary_key(ctx, rem, leader, valat)
-    if n_rem == 8:
-        tt_idx, e = _tt_probe(ctx, tt, key)
-        if e >= 0:
-            return e & ENTRY_BOUND_MASK
-        v, _card = _trick_loops(ctx, tt, rem, leader, valat, 8, -INF, INF, NO_CARD, np.int64(0))
-        _tt_put(ctx, tt, tt_idx, key, v, v, NO_CARD)
-        return v
-    _st(ctx, C_NODES, _ld(ctx, C_NODES) + 1)
-    belot_cards = _ld(ctx, C_BELOT)
-    hi = _in_play(ctx, rem, rpts, valat)
-    if hi <= alpha:
-        return hi
     tt_idx, e = _tt_probe(ctx, tt, key)
-    first, lb, ub, settled, value = _entry_bounds(e, 0, hi, alpha, beta)
-    if settled:
-        return value
     sidx = -1  # the structure-table slot (-1: not used in this solve)
     stag = 0
-    if _ld(ctx, C_SON) == 1:
-        sidx, stag, lb, ub = _struct_probe(ctx, rem, leader, valat, lb, ub)
-        settled, value = _settles(lb, ub, alpha, beta)
+    if n_rem == 8:  # two tricks left: searched with the whole window, stored as exact
+        if e >= 0:
+            return e & ENTRY_BOUND_MASK
+        a0, b0, first, lb, ub = -INF, INF, NO_CARD, np.int64(0), INF
+    else:
+        _st(ctx, C_NODES, _ld(ctx, C_NODES) + 1)
+        hi = _in_play(ctx, rem, rpts, valat)
+        if hi <= alpha:
+            return hi
+        first, lb, ub, settled, value = _entry_bounds(e, 0, hi, alpha, beta)
         if settled:
             return value
-    if n_rem > 12:  # (measured: not worth computing with three tricks left)
-        lb, ub = _start_bounds(ctx, rem, leader, valat, rpts, hi, _ld(ctx, C_CONTRACT), _ld(ctx, C_TEAM),
-                               belot_cards, lb, ub)
-        settled, value = _settles(lb, ub, alpha, beta)
-        if settled:
-            return value
-    a0 = max(alpha, lb)
-    b0 = min(beta, ub)
+        if _ld(ctx, C_SON) == 1:
+            sidx, stag, lb, ub = _struct_probe(ctx, rem, leader, valat, lb, ub)
+            settled, value = _settles(lb, ub, alpha, beta)
+            if settled:
+                return value
+        if n_rem > 12:  # (measured: not worth computing with three tricks left)
+            lb, ub = _start_bounds(ctx, rem, leader, valat, rpts, hi, _ld(ctx, C_CONTRACT), _ld(ctx, C_TEAM),
+                                   _ld(ctx, C_BELOT), lb, ub)
+            settled, value = _settles(lb, ub, alpha, beta)
+            if settled:
+                return value
+        a0 = max(alpha, lb)
+        b0 = min(beta, ub)
+    # One call of the trick loops: they are compiled into this function (they recurse into it),
+    # once per call site, and were most of the solver's cold compile with two.
     best, bestcard = _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, rpts)
+    if n_rem == 8:
+        _tt_put(ctx, tt, tt_idx, key, best, best, NO_CARD)
+        return best
     _tt_store(ctx, tt, tt_idx, key, best, a0, b0, lb, ub, bestcard)
     if sidx >= 0:
         _struct_store(ctx, sidx, stag, rem, best, a0, b0, lb, ub)

@@ -6,7 +6,7 @@ exact value (:func:`_exact`).  Trick starts with few cards left go to :mod:`.end
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import cfunc, njit
 
 from ..core.bits import ctz, popcount
 from ..core.layouts import (C_ATOP, C_BELOT, C_CONTRACT, C_LAST, C_MIDTT, C_NODES, C_POINTS, C_SON, C_TEAM, C_UNDER,
@@ -301,3 +301,17 @@ def _trick_state(trick, n_trick, leader, contract):
             win = c
             winner = (leader + i) & 3
     return led, win, winner, tcards
+
+
+# The search as two C functions, compiled once: the solver's callers call them through their
+# addresses (``ctx[C_SEARCH_FN]``, :func:`.context._call`), so no caller compiles the search again.
+@cfunc(_SIG, cache=True)
+def exact_entry(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, valat, lo, hi, guess):
+    """:func:`_exact`, callable through its address."""
+    return _exact(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, valat, lo, hi, guess)
+
+
+@cfunc(_SIG, cache=True)
+def node_entry(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha, beta, valat):
+    """:func:`_node`, callable through its address."""
+    return _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha, beta, valat)

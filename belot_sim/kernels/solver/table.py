@@ -184,7 +184,7 @@ def _point_gap(ctx, rem, rem2, contract):
     return up, down
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _struct_probe(ctx, rem, leader, valat, lb, ub):
     """``(slot, tag, lb, ub)``: the structure-table slot and tag of a trick-start position, and the
     bounds ``lb``/``ub`` tightened by the entry there when it holds an isomorphic position (its

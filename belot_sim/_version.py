@@ -1,0 +1,3 @@
+"""The package version (also in pyproject.toml); datasets record it."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,122 @@
+"""More than one machine: :func:`simulate_dask`, and independent partitions of a long call run on the
+workers of a Dask ``distributed`` client (``client=`` of the dataset writers, ``tournament``,
+``simulate_matches`` and ``bid_tables``).
+
+Needs the ``dask`` extra (``pip install -e ".[dask]"``: ``dask[dataframe]`` and ``distributed``).
+Every partition is a pure function of its arguments and ids, so where it runs changes nothing in the
+rows.  On a worker a partition runs on one Numba thread unless ``threads=`` says otherwise: give
+workers one thread per core (``dask worker --nthreads 1 --nworkers <cores>``, or
+``LocalCluster(n_workers=<cores>, threads_per_worker=1)``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import pandas as pd
+
+from .checks import check_int, numba_threads
+from .frames import empty_deals
+from .progress import Progress
+from .simulation import MAX_DEALS, DealPlan, plan_deals, run_deals, simulate_arguments
+
+#: Deals per partition of :func:`simulate_dask` (and of the datasets) by default.
+DEFAULT_PARTITION = 1_000_000
+
+
+def require(what: str):
+    """The ``distributed`` module, or an ImportError saying which extra ``what`` needs."""
+    try:
+        import dask.dataframe  # noqa: F401
+        import distributed
+    except ImportError as error:
+        raise ImportError(f"{what} needs Dask: pip install 'belot-sim[dask]' (dask[dataframe] and distributed); "
+                          f"{error}") from None
+    return distributed
+
+
+def check_client(client, what: str):
+    """``client`` if it is a ``distributed.Client`` (``None`` passes through)."""
+    if client is None:
+        return None
+    distributed = require(f"{what}(client=...)")
+    if not isinstance(client, distributed.Client):
+        raise TypeError(f"client must be a distributed.Client (e.g. Client('tcp://scheduler:8786')), "
+                        f"got {type(client).__name__}")
+    return client
+
+
+def check_partition_size(partition_size) -> int:
+    return check_int(partition_size, "partition_size", 1, MAX_DEALS)
+
+
+def partitions(n: int, size: int) -> list[tuple[int, int]]:
+    """``(offset, length)`` of consecutive partitions of ``n`` items, ``size`` each (the last one
+    shorter); one empty partition when ``n == 0``."""
+    if n == 0:
+        return [(0, 0)]
+    return [(offset, min(size, n - offset)) for offset in range(0, n, size)]
+
+
+def run_partitions(client, fn: Callable, tasks: Sequence[tuple], *, progress: Progress | None = None,
+                   weights: Sequence[int] | None = None, on_result: Callable | None = None) -> list:
+    """``fn(*task)`` for every task on ``client``'s workers; the results in task order.  As each
+    finishes, ``progress`` advances by its weight and ``on_result(index, result)`` is called.
+    Ctrl-C (or any error) cancels what has not run yet and re-raises."""
+    distributed = require("running on a client")
+    futures = [client.submit(fn, *task, pure=False) for task in tasks]
+    index = {future.key: k for k, future in enumerate(futures)}
+    try:
+        for future in distributed.as_completed(futures):
+            k = index[future.key]
+            result = future.result()
+            if on_result is not None:
+                on_result(k, result)
+            if progress is not None:
+                progress.advance(weights[k] if weights is not None else 1)
+        return [future.result() for future in futures]
+    except BaseException:
+        client.cancel(futures)
+        raise
+
+
+def deal_partition(start: int, n: int, threads: int | None, plan: DealPlan, columns=None) -> pd.DataFrame:
+    """Deals ``start .. start+n-1`` of ``plan`` indexed by ``deal_id`` (a partition of
+    :func:`simulate_dask`; only ``columns`` when given)."""
+    with numba_threads(threads if threads is not None else 1):
+        frame = run_deals(plan, start, n)[0]
+    frame = frame.set_index("deal_id")
+    return frame if columns is None else frame[list(columns)]
+
+
+def simulate_dask(n: int, *, partition_size: int = DEFAULT_PARTITION, start: int = 0, threads: int | None = None,
+                  **simulate_kwargs):
+    """``simulate(n, ...)`` as a lazy ``dask.dataframe.DataFrame``: one task per partition of
+    ``partition_size`` consecutive deal ids, indexed by ``deal_id`` with known divisions.
+
+    ``simulate_dask(n, **kw).compute().reset_index()`` equals ``simulate(n, **kw)`` row for row;
+    any ``partition_size`` gives the same rows (text, the ``auction`` column, in the string dtype of
+    Dask's ``dataframe.convert-string`` setting).  Arguments as :func:`belot_sim.simulate` (``plays``
+    and ``calls`` are not offered: write a dataset with ``simulate_to_parquet(..., client=)`` for
+    them); ``threads``: Numba threads per task (default 1, see the module docstring).  Nothing is
+    computed until asked (``.compute()``, ``.persist()``, an aggregate...), on the default or the
+    current ``distributed`` client.
+    """
+    require("simulate_dask")
+    import dask.dataframe as dd
+
+    if simulate_kwargs.get("plays") or simulate_kwargs.get("calls"):
+        raise ValueError("simulate_dask gives the deals frame only: for plays= or calls= write a dataset with "
+                         "simulate_to_parquet(path, n, plays=True, client=client)")
+    plan = plan_deals(**simulate_arguments(simulate_kwargs))
+    n = check_int(n, "n", 0, MAX_DEALS)
+    start = check_int(start, "start", 0, 2**62 - n)
+    size = check_partition_size(partition_size)
+    threads = None if threads is None else check_int(threads, "threads", 1, 1 << 10)
+    parts = partitions(n, size)
+    starts = [start + offset for offset, _ in parts]
+    lengths = [length for _, length in parts]
+    divisions = (*starts, start + max(n - 1, 0))
+    meta = empty_deals(plan.bidders is not None).set_index("deal_id")
+    return dd.from_map(deal_partition, starts, lengths, args=(threads, plan), meta=meta, divisions=divisions,
+                       label="belot-sim-deals", enforce_metadata=False)

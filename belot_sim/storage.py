@@ -1,0 +1,108 @@
+"""Where a dataset lives: a folder on this machine's disk, or a URL that every worker can reach
+(``s3://bucket/run``, ``gs://...``, ``hdfs://...``, ``file:///shared/run``; any other scheme
+through ``fsspec``).  Files are written under a temporary name beginning with a dot (readers of the
+folder skip those) and renamed when complete; new files get the usual permissions (the umask
+applies).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+
+#: Not a part of the data: readers of a Parquet folder skip names beginning with "." or "_".
+TEMPORARY_PREFIX = "."
+
+
+def is_url(path) -> bool:
+    return isinstance(path, str) and "://" in path
+
+
+class Store:
+    """A folder: ``root`` on the ``pyarrow`` file system ``fs``.  Picklable (a worker rebuilds it from
+    the same path)."""
+
+    def __init__(self, path):
+        if not isinstance(path, (str, os.PathLike)):
+            raise TypeError(f"path must be a folder path or a URL, got {type(path).__name__}")
+        self.path = str(path) if is_url(path) else str(Path(path).expanduser().absolute())
+        self.fs, self.root = _filesystem(self.path)
+
+    def __reduce__(self):
+        return (Store, (self.path,))
+
+    def __repr__(self) -> str:
+        return f"Store({self.path!r})"
+
+    def join(self, *parts: str) -> str:
+        return "/".join([self.root.rstrip("/"), *parts])
+
+    def kind(self, *parts: str) -> str:
+        """``"file"``, ``"dir"`` or ``"none"``."""
+        from pyarrow import fs
+
+        info = self.fs.get_file_info(self.join(*parts))
+        return {fs.FileType.File: "file", fs.FileType.Directory: "dir"}.get(info.type, "none")
+
+    def names(self, *parts: str) -> list[str]:
+        """The entries of a folder (none when it does not exist)."""
+        from pyarrow import fs
+
+        if self.kind(*parts) != "dir":
+            return []
+        infos = self.fs.get_file_info(fs.FileSelector(self.join(*parts), recursive=False))
+        return sorted(info.base_name for info in infos)
+
+    def makedirs(self, *parts: str) -> None:
+        self.fs.create_dir(self.join(*parts), recursive=True)
+
+    def read_bytes(self, *parts: str) -> bytes:
+        with self.fs.open_input_stream(self.join(*parts)) as stream:
+            return stream.read()
+
+    def temporary(self, *parts: str) -> str:
+        """A fresh temporary name beside ``parts`` (a relative path ending in the file name)."""
+        *folder, name = parts
+        return "/".join([*folder, f"{TEMPORARY_PREFIX}{name}.{secrets.token_hex(6)}.tmp"])
+
+    def write_bytes(self, data: bytes, *parts: str) -> None:
+        """Write a whole file atomically: a temporary file, then a rename."""
+        tmp = self.temporary(*parts)
+        try:
+            with self.fs.open_output_stream(self.join(tmp)) as stream:
+                stream.write(data)
+            self.fs.move(self.join(tmp), self.join(*parts))
+        except BaseException:
+            self.delete(tmp)
+            raise
+
+    def move(self, source: str, target: str) -> None:
+        self.fs.move(self.join(source), self.join(target))
+
+    def delete(self, *parts: str) -> None:
+        try:
+            self.fs.delete_file(self.join(*parts))
+        except (FileNotFoundError, OSError):
+            pass
+
+
+def _filesystem(path: str):
+    """``(pyarrow file system, path on it)``."""
+    from pyarrow import fs
+
+    if not is_url(path):
+        return fs.LocalFileSystem(), path
+    try:
+        return fs.FileSystem.from_uri(path)
+    except (ValueError, TypeError, OSError) as arrow_error:  # a scheme Arrow does not know: try fsspec
+        try:
+            import fsspec
+        except ImportError:
+            raise ValueError(f"cannot open {path!r}: {arrow_error} (fsspec, which knows more URL schemes, is "
+                             "not installed)") from None
+        try:
+            filesystem, root = fsspec.core.url_to_fs(path)
+        except (ValueError, ImportError) as error:
+            raise ValueError(f"cannot open {path!r}: {error}") from None
+        return fs.PyFileSystem(fs.FSSpecHandler(filesystem)), root

@@ -1,0 +1,133 @@
+"""Datasets and clusters: streaming a big random-play dataset to Parquet (rate and peak memory) against
+in-memory ``simulate``; ``simulate_dask`` on a local cluster of two single-thread worker processes
+against ``simulate(threads=2)``; the cost of resuming a complete 1,000-part dataset.
+
+Run: ``python benchmarks/datasets.py [--n 100000000] [--record]``.  Each measurement runs in its own
+process (peak RSS is that process's), after a warm-up call that loads the kernels; the dataset is
+written to a temporary folder and deleted.  The figures are side by side in one run: the ratios
+are what this benchmark is for.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import textwrap
+import time
+from pathlib import Path
+
+from report import Tee, environment, record
+
+REPO = Path(__file__).resolve().parent.parent
+
+IN_MEMORY = """
+import json, resource, time, belot_sim as bs
+bs.simulate(100_000, threads={threads})
+best = 1e9
+for _ in range(3):
+    t = time.perf_counter(); bs.simulate({n}, threads={threads}); best = min(best, time.perf_counter() - t)
+print(json.dumps({{"rate": {n} / best, "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}}))
+"""
+
+STREAM = """
+import json, resource, time, belot_sim as bs
+bs.simulate_to_parquet({warm!r}, 100_000, partition_size=50_000, progress=False)
+t = time.perf_counter()
+bs.simulate_to_parquet({path!r}, {n}, partition_size={part}, progress=False, compression={compression!r})
+dt = time.perf_counter() - t
+print(json.dumps({{"rate": {n} / dt, "seconds": dt, "rss": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024}}))
+"""
+
+CLUSTER = """
+import json, time
+import belot_sim as bs
+from distributed import Client, LocalCluster
+if __name__ == "__main__":
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, \\
+            Client(cluster) as client:
+        bs.simulate_dask(2_000_000, partition_size={part}).raw0.sum().compute()  # workers load the kernels
+        out = {{}}
+        t = time.perf_counter()
+        bs.simulate_dask({n}, partition_size={part}).groupby("contract", observed=True).raw0.mean().compute()
+        out["aggregate"] = {n} / (time.perf_counter() - t)
+        t = time.perf_counter()
+        bs.simulate_to_parquet({path!r}, {n}, partition_size={part}, client=client, progress=False)
+        out["dataset"] = {n} / (time.perf_counter() - t)
+        print(json.dumps(out))
+"""
+
+RESUME = """
+import json, time, belot_sim as bs
+bs.simulate_to_parquet({path!r}, 1_000_000, partition_size=1_000, progress=False)
+t = time.perf_counter()
+bs.simulate_to_parquet({path!r}, 1_000_000, partition_size=1_000, resume=True, progress=False)
+print(json.dumps({{"seconds": time.perf_counter() - t}}))
+"""
+
+
+def settle(path: Path) -> None:
+    """Delete a dataset and wait for the disk to catch up (the kernel's write-back of gigabytes
+    would slow the next measurement)."""
+    shutil.rmtree(path)
+    os.sync()
+    time.sleep(2)
+
+
+def child(code: str, folder: Path) -> dict:
+    script = folder / "bench.py"
+    script.write_text(textwrap.dedent(code))
+    done = subprocess.run([sys.executable, str(script)], cwd=REPO, capture_output=True, text=True)
+    if done.returncode != 0:
+        raise SystemExit(done.stderr[-3000:])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n", type=int, default=100_000_000, help="deals of the streamed dataset (default 100 M)")
+    parser.add_argument("--small", type=int, default=10_000_000, help="a smaller dataset, for peak memory vs n")
+    parser.add_argument("--cluster-n", type=int, default=20_000_000, help="deals of the cluster runs (default 20 M)")
+    parser.add_argument("--memory-n", type=int, default=5_000_000, help="deals of each in-memory call (default 5 M)")
+    parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")
+    args = parser.parse_args(argv)
+    out = Tee()
+    out(environment())
+    folder = Path(tempfile.mkdtemp(prefix="belot-bench-"))
+    try:
+        memory = child(IN_MEMORY.format(n=args.memory_n, threads=2), folder)
+        out(f"in-memory simulate({args.memory_n:,}, threads=2), random play: {memory['rate']:,.0f} deals/s")
+        for n, compression in ((args.small, "lz4"), (args.small, "none"), (args.n, "lz4")):
+            path = folder / f"stream-{n}-{compression}"
+            warm = str(folder / f"warm-{n}-{compression}")
+            stream = child(STREAM.format(n=n, part=1_000_000, path=str(path), warm=warm, compression=compression),
+                           folder)
+            size = sum(p.stat().st_size for p in path.rglob("*.parquet"))
+            out(f"simulate_to_parquet({n:,}, partition_size=1,000,000, compression={compression!r}): "
+                f"{stream['rate']:,.0f} deals/s ({stream['rate'] / memory['rate']:.2f} of in-memory), "
+                f"{stream['seconds']:.1f} s, peak RSS {stream['rss'] / 1e9:.2f} GB, {size / 1e9:.2f} GB on disk")
+            settle(path)
+        one = child(IN_MEMORY.format(n=args.memory_n, threads=1), folder)
+        out(f"in-memory simulate({args.memory_n:,}, threads=1): {one['rate']:,.0f} deals/s")
+        cluster = child(CLUSTER.format(n=args.cluster_n, part=1_000_000, path=str(folder / "cluster")), folder)
+        out(f"LocalCluster, 2 worker processes x 1 thread, partitions of 1,000,000, {args.cluster_n:,} deals:")
+        out(f"  simulate_dask(...).groupby('contract').raw0.mean(): {cluster['aggregate']:,.0f} deals/s "
+            f"({cluster['aggregate'] / memory['rate']:.2f} of simulate(threads=2))")
+        out(f"  simulate_to_parquet(..., client=): {cluster['dataset']:,.0f} deals/s "
+            f"({cluster['dataset'] / memory['rate']:.2f} of simulate(threads=2))")
+        resume = child(RESUME.format(path=str(folder / "parts")), folder)
+        out(f"resume=True on a complete 1,000-part dataset (manifest + footer of every part): "
+            f"{resume['seconds']:.2f} s")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    if args.record:
+        record("benchmarks/datasets.py", out.text)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

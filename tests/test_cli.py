@@ -1,0 +1,143 @@
+"""The command line: ``simulate`` saves its rows (datasets, CSV, Parquet), takes rule options, a
+declarer and names in any case; usage errors exit with 2 and failed runs with 1; ``--version``;
+``warmup``; help texts that say what they mean."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+import belot_sim as bs
+from belot_sim.cli import SUBCOMMANDS, build_parser, main
+from belot_sim.cli.common import FAILED, USAGE
+from helpers import assert_same_frames
+
+
+def run(argv, capsys) -> tuple[int, str, str]:
+    try:
+        code = main([str(a) for a in argv])
+    except SystemExit as exit_:  # argparse: --help, --version, bad arguments
+        code = exit_.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_version(capsys):
+    code, out, _ = run(["--version"], capsys)
+    assert code == 0 and out.strip() == f"belot-sim {bs.__version__}"
+
+
+def test_help_texts_have_no_doubled_percent_signs():
+    parser = build_parser()
+    texts = [parser.format_help()]
+    sub = next(a for a in parser._actions if a.dest == "command")
+    texts += [sub.choices[name].format_help() for name in sub.choices]
+    assert len(texts) == len(SUBCOMMANDS) + 1
+    assert not [t for t in texts if "%%" in t]
+    assert "(%)" in sub.choices["simulate"].format_help().replace("\n", " ")
+
+
+def test_a_dataset_folder_resumes_and_equals_simulate(tmp_path, capsys):
+    out = tmp_path / "run"
+    args = ["simulate", "-n", 2500, "--out", out, "--partition-size", 1000, "--bidders", "Heuristic", "--plays",
+            "--calls", "--no-progress", "--seed", 4]
+    code, text, err = run(args, capsys)
+    assert code == 0, err
+    assert "wrote 2,500 deals" in text
+    expected = bs.simulate(2500, bidders="heuristic", plays=True, calls=True, seed=4)
+    assert_same_frames(tuple(bs.read_parquet(out, frame=f) for f in ("deals", "plays", "calls")), expected)
+    (out / "deals" / "part-00001.parquet").unlink()
+    code, _, err = run(args, capsys)  # no --resume: refused, exit 2
+    assert code == USAGE and "resume" in err
+    code, _, err = run([*args, "--resume"], capsys)
+    assert code == 0, err
+    assert_same_frames(bs.read_parquet(out), expected[0])
+    code, _, err = run([*args[:-1], 5, "--resume"], capsys)
+    assert code == USAGE and "seed=4" in err and "seed=5" in err
+
+
+@pytest.mark.parametrize("suffix", [".csv", ".parquet"])
+def test_small_runs_go_to_one_file(tmp_path, capsys, suffix):
+    out = tmp_path / f"deals{suffix}"
+    code, text, err = run(["simulate", "-n", 300, "--out", out, "--plays", "--contract", "h", "--declarer", 1,
+                           "--players", "HARD,random,hard,Random", "--rule", "undertrump=required",
+                           "--rule", "declarations=false", "--no-progress"], capsys)
+    assert code == 0, err
+    rules = bs.BULGARIAN.replace(undertrump="required", declarations=False)
+    deals, plays = bs.simulate(300, contract="H", declarer=1, players=("hard", "random") * 2, rules=rules, plays=True)
+    if suffix == ".csv":
+        got = pd.read_csv(out)
+        assert got["contract"].tolist() == ["H"] * 300 and got["raw0"].tolist() == deals["raw0"].tolist()
+        assert pd.read_csv(tmp_path / "deals.plays.csv")["card"].tolist() == plays["card"].tolist()
+    else:
+        pd.testing.assert_frame_equal(pd.read_parquet(out), deals)
+        pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "deals.plays.parquet"), plays)
+    assert "contract H" in text and "declarer 1" in text
+
+
+USAGE_ERRORS = [
+    ["simulate", "-n", 10, "--contract", "xx"],
+    ["simulate", "-n", 0],
+    ["simulate", "--players", "genius"],
+    ["simulate", "--rule", "nope=1"],
+    ["simulate", "--rule", "undertrump=sometimes"],
+    ["simulate", "--rule", "declarations=maybe"],
+    ["simulate", "--bidders", "heuristic", "--contract", "H"],
+    ["simulate", "--calls", "--out", "x"],
+    ["simulate", "--plays"],
+    ["simulate", "--resume"],
+    ["simulate", "--out", "x.csv", "--partition-size", 10],
+    ["simulate", "--declarer", 4],
+    ["simulate", "--engine", "reference", "--players", "hard"],
+    ["tournament", "hard", "genius"],
+    ["bid", "JH 9H", "--players", "hard"],
+    ["bid", "JH 9H AH KS 7C", "--known", "nonsense"],
+    ["warmup", "everything"],
+]
+
+
+@pytest.mark.parametrize("argv", USAGE_ERRORS, ids=[" ".join(map(str, a)) for a in USAGE_ERRORS])
+def test_usage_errors_exit_with_2_and_one_line(capsys, argv):
+    code, _, err = run(argv, capsys)
+    assert code == USAGE, err
+    assert "Traceback" not in err and err.strip()
+
+
+def test_a_missing_output_folder_is_a_usage_error_and_a_failed_write_a_run_failure(tmp_path, capsys, monkeypatch):
+    code, _, err = run(["simulate", "-n", 10, "--out", tmp_path / "missing" / "x.csv"], capsys)
+    assert code == USAGE and "does not exist" in err
+    import belot_sim.io as io
+
+    def disk_full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(io, "write_csv_atomically", disk_full)
+    code, _, err = run(["simulate", "-n", 10, "--out", tmp_path / "x.csv", "--no-progress"], capsys)
+    assert code == FAILED and "No space left" in err
+
+
+def test_contract_and_player_names_in_any_case(capsys):
+    code, text, err = run(["simulate", "-n", 200, "--contract", "nt", "--players", "Normal", "--no-progress"], capsys)
+    assert code == 0, err
+    assert "contract NT" in text
+    code, text, err = run(["tournament", "HARD", "Normal", "-n", 100, "--contract", "hearts", "--no-progress"], capsys)
+    assert code == 0, err
+    assert "hard vs normal" in text
+
+
+def test_warmup_compiles_named_families(capsys):
+    code, text, err = run(["warmup", "deals", "estimates"], capsys)
+    assert code == 0, err
+    assert "2 kernel families ready" in text and "deals" in err and "estimates" in err
+
+
+def test_the_installed_script_runs():
+    script = Path(sys.executable).with_name("belot-sim")  # pip install -e . puts it beside the interpreter
+    done = subprocess.run([script, "--version"], capture_output=True, text=True)
+    assert done.returncode == 0 and bs.__version__ in done.stdout
+    done = subprocess.run([script, "simulate", "--contract", "x"], capture_output=True, text=True)
+    assert done.returncode == USAGE and "unknown contract" in done.stderr

@@ -1,0 +1,315 @@
+"""Partitioned, resumable Parquet datasets: row i of a dataset is row i of ``simulate(n, ...)`` for any
+partition size, resume history and threads; the manifest guards resumes; interrupted and killed
+writers leave only complete parts; the folder reads back with plain pyarrow, pandas and DuckDB."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import stat
+import subprocess
+import sys
+import textwrap
+import time
+
+import pandas as pd
+import pyarrow.parquet as pq
+import pytest
+
+import belot_sim as bs
+from belot_sim import datasets
+from belot_sim.manifest import MANIFEST
+from helpers import assert_same_frames
+
+AUCTION = dict(seed=3, bidders="heuristic", plays=True, calls=True)
+
+
+def files(root) -> dict[str, bytes]:
+    """Every file under ``root`` (relative path → contents)."""
+    out = {}
+    for folder, _, names in os.walk(root):
+        for name in names:
+            path = os.path.join(folder, name)
+            with open(path, "rb") as handle:
+                out[os.path.relpath(path, root)] = handle.read()
+    return out
+
+
+def manifest_of(path) -> dict:
+    return json.loads((path / MANIFEST).read_text())
+
+
+# --- what a dataset holds --------------------------------------------------------------------
+
+@pytest.mark.parametrize("partition_size, threads, compression", [(1000, 1, "lz4"), (999, 2, "zstd"),
+                                                                  (2500, None, "none"), (10**6, 2, "snappy")])
+def test_dataset_rows_equal_simulate_for_any_partition_size_and_threads(tmp_path, partition_size, threads,
+                                                                        compression):
+    path = bs.simulate_to_parquet(tmp_path / "run", 2500, partition_size=partition_size, threads=threads, start=11,
+                                  compression=compression, **AUCTION)
+    expected = bs.simulate(2500, start=11, **AUCTION)
+    got = tuple(bs.read_parquet(path, frame=f) for f in ("deals", "plays", "calls"))
+    assert_same_frames(got, expected, f"partition_size={partition_size}")
+    parts = -(-2500 // partition_size)
+    for frame in ("deals", "plays", "calls"):
+        assert sorted(os.listdir(tmp_path / "run" / frame)) == [datasets.part_name(k) for k in range(parts)]
+
+
+def test_the_manifest_records_every_argument_the_rules_and_the_parts(tmp_path):
+    rules = bs.BULGARIAN.replace(undertrump="required")
+    bs.simulate_to_parquet(tmp_path / "run", 300, partition_size=100, rules=rules, players=("hard", "random") * 2,
+                           contract=["H", "nt"], declarer=2, seed=9)
+    m = manifest_of(tmp_path / "run")
+    assert m["belot_sim_version"] == bs.__version__ and m["kind"] == "deals" and m["frames"] == ["deals"]
+    assert (m["n"], m["start"], m["partition_size"], m["n_parts"], m["complete"]) == (300, 0, 100, 3, True)
+    args = m["arguments"]
+    assert args["rules"] == {"name": rules.name, **rules.options()}
+    assert args["players"] == ["hard", "random", "hard", "random"] and args["contract"] == ["H", "NT"]
+    assert (args["declarer"], args["seed"], args["bidders"], args["plays"]) == (2, 9, None, False)
+    assert m["parts"] == {str(k): {"deals": 100} for k in range(3)}
+
+
+def test_match_datasets_have_match_aligned_parts(tmp_path):
+    kwargs = dict(seed=4, plays=True, calls=True)
+    path = bs.simulate_matches_to_parquet(tmp_path / "matches", 25, partition_size=10, **kwargs)
+    expected = bs.simulate_matches(25, **kwargs)
+    got = tuple(bs.read_parquet(path, frame=f) for f in ("matches", "deals", "plays", "calls"))
+    assert_same_frames(got, expected, "matches")
+    assert_same_frames(bs.read_parquet(path), expected[0])  # the first frame is the default
+    for k in range(3):  # part k holds matches 10k .. 10k+9 and exactly their deals
+        matches = pq.read_table(tmp_path / "matches" / "matches" / datasets.part_name(k)).to_pandas()
+        deals = pq.read_table(tmp_path / "matches" / "deals" / datasets.part_name(k)).to_pandas()
+        assert matches["match_id"].tolist() == list(range(10 * k, min(25, 10 * k + 10)))
+        assert set(deals["match_id"]) == set(matches["match_id"])
+
+
+def test_read_parquet_columns_filters_and_dtypes(tmp_path):
+    path = bs.simulate_to_parquet(tmp_path / "run", 3000, partition_size=1000, seed=2)
+    whole = bs.simulate(3000, seed=2)
+    hearts = bs.read_parquet(path, columns=["deal_id", "contract", "raw0"], filters=[("contract", "==", "H")])
+    expected = whole.loc[whole["contract"] == "H", ["deal_id", "contract", "raw0"]].reset_index(drop=True)
+    pd.testing.assert_frame_equal(hearts, expected)
+    assert hearts["contract"].dtype == whole["contract"].dtype  # all six categories, in order
+    late = bs.read_parquet(path, filters=[("deal_id", ">=", 2500)])
+    pd.testing.assert_frame_equal(late, whole[whole["deal_id"] >= 2500].reset_index(drop=True))
+    with pytest.raises(ValueError, match="unknown column"):
+        bs.read_parquet(path, columns=["deal_id", "nope"])
+    with pytest.raises(ValueError, match="frame must be one of"):
+        bs.read_parquet(path, frame="plays")
+    with pytest.raises(ValueError, match="not a belot_sim dataset"):
+        bs.read_parquet(tmp_path)
+
+
+def test_plain_pyarrow_pandas_duckdb_and_dask_read_the_folders(tmp_path):
+    import dask.dataframe as dd
+    import duckdb
+    import pyarrow.dataset as ds
+
+    bs.simulate_to_parquet(tmp_path / "run", 2500, partition_size=1000, **AUCTION)
+    deals, plays, _ = bs.simulate(2500, **AUCTION)
+    by_pandas = pd.read_parquet(tmp_path / "run" / "deals")
+    pd.testing.assert_frame_equal(by_pandas, deals)  # in order, the same dtypes
+    by_arrow = ds.dataset(tmp_path / "run" / "plays").to_table().to_pandas()
+    pd.testing.assert_frame_equal(by_arrow, plays)
+    counts = duckdb.sql(f"select contract, count(*) as n from '{tmp_path}/run/deals/*.parquet' "
+                        "where contract is not null group by contract").df()  # (void deals have none)
+    expected = deals.groupby("contract", observed=True).size()
+    assert dict(zip(counts["contract"], counts["n"])) == {str(k): int(v) for k, v in expected.items()}
+    by_dask = dd.read_parquet(tmp_path / "run" / "deals").compute(scheduler="sync").reset_index(drop=True)
+    for column in ("deal_id", "raw0", "contract", "auction"):  # (text in Dask's own string dtype)
+        assert by_dask[column].astype(object).tolist() == deals[column].astype(object).tolist(), column
+
+
+def test_output_files_respect_the_umask(tmp_path):
+    previous = os.umask(0o027)
+    try:
+        bs.simulate_to_parquet(tmp_path / "run", 10, partition_size=5)
+        from belot_sim.io import write_csv_atomically
+
+        write_csv_atomically(pd.DataFrame({"x": [1]}), tmp_path / "t.csv")
+    finally:
+        os.umask(previous)
+    for path in [tmp_path / "run" / MANIFEST, tmp_path / "run" / "deals" / datasets.part_name(1), tmp_path / "t.csv"]:
+        assert stat.S_IMODE(path.stat().st_mode) == 0o640, path
+    assert stat.S_IMODE((tmp_path / "run" / "deals").stat().st_mode) == 0o750
+
+
+def test_zero_deals_is_a_dataset_with_one_empty_part(tmp_path):
+    path = bs.simulate_to_parquet(tmp_path / "run", 0, bidders="random", calls=True)
+    assert_same_frames((bs.read_parquet(path), bs.read_parquet(path, frame="calls")),
+                       bs.simulate(0, bidders="random", calls=True))
+
+
+# --- resuming ------------------------------------------------------------------------------
+
+def test_resume_computes_only_missing_and_unreadable_parts(tmp_path, monkeypatch):
+    path = tmp_path / "run"
+    bs.simulate_to_parquet(path, 5000, partition_size=1000, **AUCTION)
+    before = files(path)
+    (path / "deals" / datasets.part_name(1)).unlink()  # lost
+    (path / "plays" / datasets.part_name(3)).write_bytes(b"not parquet")  # damaged
+    written = []
+    real = datasets._write_parts
+    monkeypatch.setattr(datasets, "_write_parts", lambda store, frames, plan, parts, *a: written.extend(
+        k for k, _, _ in parts) or real(store, frames, plan, parts, *a))
+    bs.simulate_to_parquet(path, 5000, partition_size=1000, resume=True, **AUCTION)
+    assert written == [1, 3]
+    after = files(path)
+    kept = [f"{f}/{datasets.part_name(k)}" for f in ("deals", "plays", "calls") for k in (0, 2, 4)]
+    assert all(after[name] == before[name] for name in kept) and sorted(after) == sorted(before)
+    assert_same_frames(tuple(bs.read_parquet(path, frame=f) for f in ("deals", "plays", "calls")),
+                       bs.simulate(5000, **AUCTION), "resumed")
+    written.clear()
+    bs.simulate_to_parquet(path, 5000, partition_size=1000, resume=True, **AUCTION)  # complete: nothing to do
+    assert written == []
+
+
+def test_an_interrupted_run_keeps_its_complete_parts_and_resumes(tmp_path, monkeypatch):
+    path = tmp_path / "run"
+    real = datasets.DealArrays.play
+
+    def stopping(arrays, start, first, last):
+        if start + first >= 2000:
+            raise KeyboardInterrupt  # Ctrl-C during part 2
+        return real(arrays, start, first, last)
+
+    monkeypatch.setattr(datasets.DealArrays, "play", stopping)
+    with pytest.raises(KeyboardInterrupt):
+        bs.simulate_to_parquet(path, 4000, partition_size=1000, seed=8)
+    assert sorted(os.listdir(path / "deals")) == [datasets.part_name(0), datasets.part_name(1)]  # no temporary file
+    m = manifest_of(path)
+    assert sorted(m["parts"]) == ["0", "1"] and not m["complete"]
+    with pytest.raises(ValueError, match="unfinished"):
+        bs.read_parquet(path)
+    pd.testing.assert_frame_equal(bs.read_parquet(path, partial=True), bs.simulate(2000, seed=8))
+    monkeypatch.setattr(datasets.DealArrays, "play", real)
+    bs.simulate_to_parquet(path, 4000, partition_size=1000, seed=8, resume=True)
+    pd.testing.assert_frame_equal(bs.read_parquet(path), bs.simulate(4000, seed=8))
+
+
+WRITER = """
+import sys
+import belot_sim as bs
+bs.simulate_to_parquet(sys.argv[1], 80, partition_size=4, players="pimc", seed=5, progress=False)
+"""
+
+
+def test_a_writer_killed_mid_run_leaves_complete_parts_and_resumes_to_the_same_rows(tmp_path):
+    """SIGKILL (no clean-up at all) while parts are being written; the resumed dataset equals
+    simulate."""
+    path = tmp_path / "run"
+    writer = subprocess.Popen([sys.executable, "-c", textwrap.dedent(WRITER), str(path)], stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 300
+    try:
+        while not (path / MANIFEST).exists() or len(manifest_of(path)["parts"]) < 2:
+            assert writer.poll() is None, writer.stderr.read().decode()[-2000:]
+            assert time.monotonic() < deadline, "the writer wrote no part"
+            time.sleep(0.02)
+    finally:
+        writer.send_signal(signal.SIGKILL)
+        writer.wait()
+    done = manifest_of(path)["parts"]
+    assert 2 <= len(done) < 20, "killed too late to test anything"
+    bs.simulate_to_parquet(path, 80, partition_size=4, players="pimc", seed=5, resume=True)
+    assert not [n for n in os.listdir(path / "deals") if n.endswith(".tmp")]
+    pd.testing.assert_frame_equal(bs.read_parquet(path), bs.simulate(80, players="pimc", seed=5))
+
+
+# --- refusals: before any work, nothing written is damaged ---------------------------------------
+
+BAD = [
+    (dict(n=-1), r"\bn\b"),
+    (dict(partition_size=0), "partition_size"),
+    (dict(partition_size=-5), "partition_size"),
+    (dict(partition_size=2.5), "partition_size"),
+    (dict(players="genius"), "genius"),
+    (dict(fancy=True), "unknown argument"),
+    (dict(resume="yes"), "resume"),
+    (dict(progress="yes"), "progress"),
+    (dict(threads=0), "threads"),
+    (dict(client="tcp://scheduler:8786"), "distributed.Client"),
+    (dict(calls=True), "calls=True needs bidders"),
+    (dict(compression="brotli9"), "compression"),
+]
+
+
+@pytest.mark.parametrize("kwargs, pattern", BAD, ids=[repr(k) for k, _ in BAD])
+def test_bad_arguments_are_refused_before_any_work(tmp_path, monkeypatch, kwargs, pattern):
+    def no_work(*args, **kw):
+        raise AssertionError("a part was computed before the arguments were checked")
+
+    monkeypatch.setattr(datasets, "_write_parts", no_work)
+    kwargs = {"n": 10, **kwargs}
+    with pytest.raises((ValueError, TypeError), match=pattern):
+        bs.simulate_to_parquet(tmp_path / "run", kwargs.pop("n"), **kwargs)
+    assert not (tmp_path / "run").exists()
+
+
+def test_refusals_leave_an_existing_dataset_untouched(tmp_path):
+    path = tmp_path / "run"
+    bs.simulate_to_parquet(path, 200, partition_size=100, seed=1)
+    before = files(path)
+    refusals = [
+        (dict(seed=1), "already holds a dataset"),  # no resume=True
+        (dict(seed=2, resume=True), "seed=1.*seed=2"),
+        (dict(seed=1, resume=True, players="hard"), "players"),
+        (dict(seed=1, resume=True, partition_size=50), "partition_size"),
+        (dict(seed=1, resume=True, n=300), r"\bn=200"),
+        (dict(seed=1, resume=True, contract="H"), "contract"),
+        (dict(seed=1, resume=True, rules=bs.BULGARIAN.replace(declarations=False)), "rules"),
+    ]
+    for kwargs, pattern in refusals:
+        kwargs = {"n": 200, "partition_size": 100, **kwargs}
+        with pytest.raises(ValueError, match=pattern):
+            bs.simulate_to_parquet(path, kwargs.pop("n"), **kwargs)
+        assert files(path) == before, kwargs
+
+
+def test_a_manifest_from_another_version_is_refused(tmp_path):
+    path = tmp_path / "run"
+    bs.simulate_to_parquet(path, 100, partition_size=50)
+    record = manifest_of(path)
+    record["belot_sim_version"] = "0.0.1"
+    (path / MANIFEST).write_text(json.dumps(record))
+    before = files(path)
+    with pytest.raises(ValueError, match="belot_sim_version='0.0.1'"):
+        bs.simulate_to_parquet(path, 100, partition_size=50, resume=True)
+    assert files(path) == before
+    (path / MANIFEST).write_text("{not json")
+    before = files(path)
+    with pytest.raises(ValueError, match="unreadable manifest"):
+        bs.simulate_to_parquet(path, 100, partition_size=50, resume=True)
+    with pytest.raises(ValueError, match="unreadable manifest"):
+        bs.read_parquet(path)
+    assert files(path) == before
+
+
+def test_unusable_paths_are_refused(tmp_path):
+    (tmp_path / "a_file").write_text("x")
+    (tmp_path / "full").mkdir()
+    (tmp_path / "full" / "notes.txt").write_text("mine")
+    for path, pattern in [(tmp_path / "a_file", "is a file"), (tmp_path / "a_file" / "run", "does not exist"),
+                          (tmp_path / "missing" / "run", "does not exist"), (tmp_path / "full", "not empty"),
+                          (42, "path must be")]:
+        with pytest.raises((ValueError, TypeError), match=pattern):
+            bs.simulate_to_parquet(path, 10)
+    assert (tmp_path / "full" / "notes.txt").read_text() == "mine" and sorted(os.listdir(tmp_path / "full")) == [
+        "notes.txt"]
+
+
+def test_a_url_path_goes_through_fsspec(tmp_path):
+    """``memory://`` is not an Arrow file system: fsspec serves it (as it would s3://, gs://...)."""
+    bs.simulate_to_parquet("memory://belot/run", 300, partition_size=100, seed=6)
+    pd.testing.assert_frame_equal(bs.read_parquet("memory://belot/run"), bs.simulate(300, seed=6))
+    bs.simulate_to_parquet(f"file://{tmp_path}/run", 300, partition_size=100, seed=6)
+    pd.testing.assert_frame_equal(bs.read_parquet(tmp_path / "run"), bs.simulate(300, seed=6))
+
+
+def test_without_the_dask_extra_a_client_is_a_clear_import_error(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if not installed
+    with pytest.raises(ImportError, match=r"belot-sim\[dask\]"):
+        bs.simulate_to_parquet(tmp_path / "run", 10, client=object())
+    with pytest.raises(ImportError, match=r"belot-sim\[dask\]"):
+        bs.simulate_dask(10)
+    assert not (tmp_path / "run").exists()

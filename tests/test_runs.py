@@ -1,0 +1,176 @@
+"""Long runs a person can live with: blocks sized to about half a second, a progress bar with rate
+and time left, a line when kernels compile, and every long call stopping promptly on Ctrl-C."""
+
+from __future__ import annotations
+
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+
+import pytest
+from numba import njit
+
+import belot_sim as bs
+from belot_sim import compiling, runs
+from belot_sim.progress import Progress
+
+
+def sizes(total, **kwargs):
+    return [size for _, size in runs.blocks(total, **kwargs)]
+
+
+def test_blocks_cover_the_range_in_order():
+    ranges = list(runs.blocks(1000, first=7, cap=100))
+    assert ranges[0] == (0, 7)
+    assert [o for o, _ in ranges] == [sum(s for _, s in ranges[:k]) for k in range(len(ranges))]
+    assert sum(s for _, s in ranges) == 1000
+    assert max(s for _, s in ranges) <= 100
+
+
+def test_zero_items_is_one_empty_block():
+    assert list(runs.blocks(0, first=10, cap=10)) == [(0, 0)]
+
+
+def test_blocks_follow_the_measured_rate(monkeypatch):
+    clock = iter(range(0, 10**6, 1))  # every block "takes" one second, whatever its size
+    monkeypatch.setattr(runs.time, "perf_counter", lambda: float(next(clock)))
+    got = sizes(10_000, first=10, cap=1000, target=0.5)
+    assert got[:3] == [10, 5, 2]  # half a second at 10 / s, 5 / s, ...
+    assert all(s >= 1 for s in got)
+
+
+def test_growth_is_bounded_and_sizes_are_whole_work_items(monkeypatch):
+    clock = iter(x * 1e-6 for x in range(10**6))  # blocks take a microsecond: the rate says "huge"
+    monkeypatch.setattr(runs.time, "perf_counter", lambda: next(clock))
+    got = sizes(100_000, first=8, cap=4096, multiple=8)
+    assert got[:4] == [8, 32, 128, 512]  # at most 4x a step
+    assert all(s % 8 == 0 for s in got[:-1]) and max(got) == 4096
+
+
+def test_the_cap_wins_over_the_work_item_size():
+    assert set(sizes(10, first=8, cap=3, multiple=8)) <= {1, 2, 3}
+
+
+def test_progress_bar_shows_count_rate_and_time_left(capsys):
+    with Progress(True, "simulate", 40, "deals") as bar:
+        for _ in range(4):
+            bar.advance(10)
+    err = capsys.readouterr().err
+    assert "simulate" in err and "40/40" in err and "deals/s" in err and "<" in err  # elapsed<left
+    with Progress(False, "simulate", 40, "deals") as bar:
+        bar.advance(40)
+    assert capsys.readouterr().err == ""
+
+
+def test_large_totals_are_shown_in_k_and_m(capsys):
+    with Progress(True, "simulate", 2_000_000, "deals") as bar:
+        bar.advance(2_000_000)
+    assert "2.00M/2.00M" in capsys.readouterr().err
+
+
+def test_a_compiling_kernel_family_is_announced_once(monkeypatch, capsys):
+    monkeypatch.setattr(compiling, "_announced", set())
+
+    @njit  # not cached: compiles in this process
+    def fresh(x):
+        return x + 1
+
+    @njit
+    def fresh_again(x):
+        return x * 2
+
+    with compiling.announce("deals"):
+        fresh(1)
+        fresh_again(1)  # the same family: no second line
+    with compiling.announce("deals"):
+        fresh(2)  # compiled already: nothing
+    fresh_again(2.5)  # outside any family: nothing
+    lines = [line for line in capsys.readouterr().err.splitlines() if line]
+    assert lines == [compiling.message(compiling.FAMILIES["deals"])]
+    assert "about 8 s" in lines[0] and "compiling the deal kernels" in lines[0]
+
+
+def test_loading_from_the_cache_prints_nothing(capsys):
+    bs.simulate(3)  # compiled (or loaded) before
+    capsys.readouterr()
+    bs.simulate(3, seed=5)
+    assert capsys.readouterr().err == ""
+
+
+def test_warmup_names_every_family_and_refuses_unknown_ones():
+    assert bs.warmup("deals") .keys() == {"deals"}
+    with pytest.raises(ValueError, match="unknown kernel family"):
+        bs.warmup(["deals", "everything"])
+    assert list(compiling.FAMILIES)[:2] == ["deals", "auctions"]
+
+
+# --- Ctrl-C ------------------------------------------------------------------------------------
+
+#: Each long call, after a small call that compiles (or loads) its kernels.
+LONG_CALLS = {
+    "simulate pimc": ("bs.simulate(8, players='pimc')", "bs.simulate(10**6, players='pimc')"),
+    "simulate dd": ("bs.simulate(8, players='dd', plays=True)", "bs.simulate(10**7, players='dd', plays=True)"),
+    "simulate random": ("bs.simulate(8)", "bs.simulate(10**9)"),
+    "dataset pimc": ("bs.simulate(8, players='pimc')",
+                     "bs.simulate_to_parquet(OUT, 10**5, partition_size=40, players='pimc', progress=False)"),
+    "tournament": ("bs.tournament('pimc', 'hard', 2)", "bs.tournament('pimc', 'hard', 10**6)"),
+    "estimate_bid": ("bs.estimate_bid(HAND, 'H', samples=8, players='pimc')",
+                     "bs.estimate_bid(HAND, 'H', samples=10**6, players='pimc')"),
+    "bid_table": ("bs.bid_table(HAND, samples=8)", "bs.bid_table(HAND, samples=10**7)"),
+    # a match is the smallest piece of work (some 20 deals): 5 layouts a pimc decision keep it short
+    "simulate_matches": ("bs.simulate_matches(2, players='pimc', worlds=5)",
+                         "bs.simulate_matches(10**6, players='pimc', worlds=5)"),
+}
+
+CHILD = """
+import signal, sys
+import belot_sim as bs
+# Ctrl-C raises KeyboardInterrupt, as in a terminal (a shell's background job starts with SIGINT ignored)
+signal.signal(signal.SIGINT, signal.default_int_handler)
+HAND, OUT = "JH 9H AH KS 7C", sys.argv[1]
+CALLS = {{
+{calls}
+}}
+for name, (warm, long) in CALLS.items():
+    warm()
+    print("started", name, flush=True)
+    try:
+        long()
+        print("finished", name, flush=True)
+    except KeyboardInterrupt:
+        print("stopped", name, flush=True)
+"""
+
+
+def child_script() -> str:
+    # functions, not eval(): a KeyboardInterrupt leaving eval() makes Python exit by SIGINT at the end
+    calls = "\n".join(f"    {name!r}: (lambda: {warm}, lambda: {long})," for name, (warm, long) in LONG_CALLS.items())
+    return textwrap.dedent(CHILD).format(calls=calls)
+
+
+def test_every_long_call_stops_within_a_second_of_ctrl_c(tmp_path):
+    """A child process runs each long call; SIGINT arrives while it runs (after 1.5 s), and the call
+    must end with KeyboardInterrupt soon after, whatever the players (the kernels run in blocks of
+    about half a second)."""
+    child = subprocess.Popen([sys.executable, "-u", "-c", child_script(), str(tmp_path / "ds")],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    latencies = {}
+    try:
+        for name in LONG_CALLS:
+            line = child.stdout.readline().strip()
+            assert line == f"started {name}", (line, child.stderr.read() if not line else "")
+            time.sleep(1.5)
+            sent = time.monotonic()
+            child.send_signal(signal.SIGINT)
+            line = child.stdout.readline().strip()
+            latencies[name] = time.monotonic() - sent
+            assert line == f"stopped {name}", line
+        assert child.wait(timeout=60) == 0
+    finally:
+        child.kill()
+    slow = {name: round(t, 2) for name, t in latencies.items() if t > 1.5}
+    assert not slow, f"stopped later than 1.5 s after SIGINT: {slow} (all: {latencies})"
+    parts = sorted(p.name for p in (tmp_path / "ds" / "deals").iterdir())
+    assert all(not name.endswith(".tmp") for name in parts)  # only complete parts are left
