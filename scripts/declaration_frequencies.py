@@ -219,7 +219,7 @@ def draw(plt, table: pd.DataFrame, title: str):
     ax.set_xscale("log")
     ax.set_xlabel("probability")
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="center right")
     ax.grid(axis="x", which="both", alpha=0.3)
     return fig
 

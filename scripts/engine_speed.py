@@ -135,8 +135,10 @@ def main(argv: list[str] | None = None) -> int:
     out.table(pd.DataFrame([{"environment": env, "rules": args.rules, "command": command}]), "environment")
     out.table(speed, "throughput")
     out.table(times, "solver_times")
-    out.figure("throughput", lambda plt: draw_throughput(plt, speed, f"simulate, {args.rules}: {env[:60]}"))
-    out.figure("solver_times", lambda plt: draw_solver(plt, times, f"bs.solve, {len(times):,} deals: {env[:60]}"))
+    where = ", ".join(env.split(", ")[:3])  # date, commit, CPU
+    out.figure("throughput", lambda plt: draw_throughput(plt, speed, f"bs.simulate, {args.rules}\n{where}"))
+    out.figure("solver_times", lambda plt: draw_solver(plt, times, f"bs.solve, {len(times):,} deals, {args.rules}\n"
+                                                                    f"{where}"))
     rates = speed.pivot(index="player", columns="threads", values="deals_per_s").reindex(list(PLAYERS))
     rates.columns = [f"{t} thread(s), deals/s" for t in rates.columns]
     q = times["ms"].quantile([0.5, 0.9, 0.99]).to_numpy()
