@@ -55,6 +55,7 @@ def draw(plt, table: pd.DataFrame, title: str):
         ax.axvline(zero, color="0.5", linewidth=0.8)
         ax.set_xlabel(label)
         ax.grid(axis="x", alpha=0.3)
+    axes[0].set_xlim(0, 1)
     axes[0].set_yticks(y, table["pair"])
     fig.suptitle(title, fontsize=10)
     return fig

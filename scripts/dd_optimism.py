@@ -6,14 +6,18 @@ default of ``bs.estimate_bid``) against realistic play by players who see only t
 does the bidding team gain from seeing every card, per contract?
 
 Method: the same ``--n`` deals (uniformly random contract and declarer, no auction) are played
-with ``dd``, ``pimc`` and ``hard`` in all four seats.  Per contract: the made rate with its Wilson
-95 % interval under each player, and, deal by deal against ``dd``, the paired differences of the
-made rate and of the bidding team's raw points with 95 % intervals.  ``pimc`` plays about 25 deals
-a second on two cores: size ``--n`` accordingly.
+with ``dd``, ``pimc`` and ``hard`` in all four seats, as ``estimate_bid`` plays its layouts.  Per
+contract: the made rate with its Wilson 95 % interval under each player (``p_made.csv``), and,
+deal by deal against ``dd`` (``gaps.csv``), the paired differences of the made rate and of the
+bidding team's raw points with 95 % intervals, the share of deals whose verdict (made or not)
+differs, and the spread of the raw-point difference.  ``pimc`` plays about 25 deals a second on
+two cores: size ``--n`` accordingly.
 
-Figures: ``p_made`` — one row per contract, one colour per player: P(made) with its interval;
-``raw_gap`` — the distribution, over deals, of the bidding team's raw points with ``dd`` minus
-with each realistic player (positive: double dummy is optimistic).
+Figures: ``gaps`` — one row per contract, one colour per realistic player: the mean paired gap
+of P(made) in percentage points (left) and of the bidders' raw points (right), dd minus the
+player, with 95 % intervals (right of 0: double dummy is optimistic); ``raw_gap`` — the
+distribution, over deals, of the bidding team's raw points with ``dd`` minus with each realistic
+player: how far one deal's double-dummy result is from the realistic one.
 """
 
 from __future__ import annotations
@@ -54,8 +58,15 @@ def per_contract(frames: dict[str, pd.DataFrame], contracts: list[str]) -> tuple
             (m, m_low, m_high), (r, r_low, r_high) = made_gap.interval(), raw_gap.interval()
             gap_rows.append({"player": player, "contract": contract, "deals": int(chosen.sum()),
                              "made_gap": m, "made_low": m_low, "made_high": m_high,
-                             "raw_gap": r, "raw_low": r_low, "raw_high": r_high})
+                             "raw_gap": r, "raw_low": r_low, "raw_high": r_high,
+                             "verdict_differs": float((base_made != made)[chosen].mean()) if chosen.any() else np.nan,
+                             "raw_gap_sd": spread(base_raw - raw, chosen)})
     return pd.DataFrame(made_rows), pd.DataFrame(gap_rows)
+
+
+def spread(values: np.ndarray, chosen: np.ndarray) -> float:
+    """The standard deviation of ``values[chosen]`` (NaN for fewer than two)."""
+    return float(values[chosen].std(ddof=1)) if chosen.sum() > 1 else float("nan")
 
 
 def gap_histogram(frames: dict[str, pd.DataFrame], width: int = 10) -> pd.DataFrame:
@@ -72,12 +83,20 @@ def gap_histogram(frames: dict[str, pd.DataFrame], width: int = 10) -> pd.DataFr
     return pd.DataFrame(rows)
 
 
-def draw_made(plt, made: pd.DataFrame, title: str):
-    fig, ax = plt.subplots(figsize=(7.0, 4.4), layout="constrained")
-    gallery.interval_plot(ax, made, row="contract", group="player", value="rate", zero=None)
-    ax.set_xlabel("P(made), 95 % interval")
-    ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=8)
+def draw_gap_means(plt, gaps: pd.DataFrame, title: str):
+    """Per contract, the paired mean gaps to dd: made rate (left) and the bidders' raw points (right)."""
+    fig, axes = plt.subplots(1, 2, figsize=(8.5, 4.4), sharey=True, layout="constrained")
+    pct = gaps.assign(**{c: 100 * gaps[c] for c in ("made_gap", "made_low", "made_high")})
+    gallery.interval_plot(axes[0], pct, row="contract", group="player", value="made_gap", low="made_low",
+                          high="made_high")
+    gallery.interval_plot(axes[1], gaps, row="contract", group="player", value="raw_gap", low="raw_low",
+                          high="raw_high")
+    axes[0].set_xlabel("P(made): dd minus the player (percentage points)")
+    axes[1].set_xlabel("bidders' raw points per deal: dd minus the player")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, [f"dd minus {name}" for name in labels], loc="outside lower center", ncols=len(labels),
+               fontsize=8)
+    fig.suptitle(title, fontsize=10)
     return fig
 
 
@@ -114,7 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     out.table(gaps, "gaps")
     out.table(histogram, "raw_gap_histogram")
     what = f"the same {args.n:,} deals, {args.rules}"
-    out.figure("p_made", lambda plt: draw_made(plt, made, f"P(made) with dd, pimc and hard play: {what}"))
+    out.figure("gaps", lambda plt: draw_gap_means(plt, gaps, f"Double dummy against realistic play: {what}"))
     out.figure("raw_gap", lambda plt: draw_gaps(plt, histogram, f"What seeing every card is worth: {what}"))
     shown = made.pivot(index="contract", columns="player", values="rate").reindex(
         [*[str(c) for c in rules.contracts], "all"])[list(PLAYERS)].reset_index()

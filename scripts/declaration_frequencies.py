@@ -15,8 +15,10 @@ hand.  The belot row is the ``belot0``/``belot1`` column itself in suit contract
 always counts: a team scores it when one of its two players holds K and Q of trumps.  Intervals
 are 95 % and treat each deal as one observation (its four hands are not independent).
 
-Figure: one bar per event, the simulated rate with its interval, and a black diamond at the exact
-value; the scale is logarithmic so rare carrés and common tierces fit on one axis.  The table
+Figure: left, one bar per event at its simulated rate and a black diamond at the exact value (a
+logarithmic scale, so rare carrés and common tierces fit on one axis); right, the simulated rate
+relative to the exact one, in per cent, with its 95 % interval (each interval should cross the zero
+line with probability 95 %; the events overlap, so their misses come together).  The table
 ``at_belots.csv`` compares the belots held in all-trumps deals with those scored (a belot is lost
 when its first card is discarded on another suit).
 """
@@ -209,18 +211,24 @@ def at_table(tally: Tally) -> pd.DataFrame:
 
 
 def draw(plt, table: pd.DataFrame, title: str):
-    fig, ax = plt.subplots(figsize=gallery.FIGSIZE)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9.0, 4.4), sharey=True, layout="constrained",
+                                      gridspec_kw={"width_ratios": [1.4, 1]})
     y = np.arange(len(table))[::-1]
-    ax.barh(y, table["rate"], color="#8fb3d9", label="simulated, 95 % interval")
-    ax.errorbar(table["rate"], y, xerr=gallery.whiskers(table["rate"], table["ci_low"], table["ci_high"]),
-                fmt="none", ecolor="#1f3f66", capsize=3)
-    ax.plot(table["exact"], y, "kD", markersize=5, label="exact")
-    ax.set_yticks(y, [f"{e} (per {p})" for e, p in zip(table["event"], table["per"])], fontsize=8)
-    ax.set_xscale("log")
-    ax.set_xlabel("probability")
-    ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=8, loc="center right")
-    ax.grid(axis="x", which="both", alpha=0.3)
+    left.barh(y, table["rate"], color="#8fb3d9", label="simulated")
+    left.plot(table["exact"], y, "kD", markersize=4, label="exact")
+    left.set_yticks(y, [f"{e} (per {p})" for e, p in zip(table["event"], table["per"])], fontsize=8)
+    left.set_xscale("log")
+    left.set_xlabel("probability (log scale)")
+    left.legend(fontsize=8, loc="center right")
+    left.grid(axis="x", which="both", alpha=0.3)
+    # The bars cannot show a difference of a few per mille: the right panel does, relative to exact.
+    relative = 100 * (table[["rate", "ci_low", "ci_high"]].to_numpy().T / table["exact"].to_numpy() - 1)
+    right.errorbar(relative[0], y, xerr=gallery.whiskers(*relative), fmt="o", markersize=4, capsize=3,
+                   color="#1f3f66")
+    right.axvline(0, color="black", linewidth=0.8)
+    right.set_xlabel("simulated / exact - 1 (%, 95 % interval)")
+    right.grid(axis="x", alpha=0.3)
+    fig.suptitle(title, fontsize=10)
     return fig
 
 

@@ -43,7 +43,7 @@ def draw(plt, table: pd.DataFrame, title: str):
     gallery.interval_plot(ax, table, row="contract", group="pair", value="mean_edge", rows=rows)
     ax.set_xlabel("edge of the first player: raw points per deal (95 % interval)")
     ax.set_title(title, fontsize=10)
-    ax.legend(fontsize=8, loc="lower right")
+    ax.legend(fontsize=8, loc="upper right")  # the far right of the lower rows holds dd in NT and AT
     return fig
 
 

@@ -59,8 +59,8 @@ RUNS = {
     "dd_optimism": (["--n", "6", "--worlds", "4"], {
         "p_made": ["player", "contract", "n", "rate", "ci_low", "ci_high"],
         "gaps": ["player", "contract", "deals", "made_gap", "made_low", "made_high", "raw_gap", "raw_low",
-                 "raw_high"],
-        "raw_gap_histogram": ["player", "gap_from", "gap_to", "deals"]}, ["p_made", "raw_gap"]),
+                 "raw_high", "verdict_differs", "raw_gap_sd"],
+        "raw_gap_histogram": ["player", "gap_from", "gap_to", "deals"]}, ["gaps", "raw_gap"]),
     "engine_speed": (["--n", "2000", "--search-share", "0.002", "--solves", "8", "--repeat", "1"], {
         "environment": ["environment", "rules", "command"],
         "throughput": ["player", "threads", "deals", "seconds", "deals_per_s"],
@@ -141,6 +141,26 @@ def test_hand_classification_agrees_with_the_reference_engine():
         longest = max([d.length for d in found if d.kind == "sequence"], default=0)
         assert carre == expected_carres
         assert run == (min(longest, 5) if longest >= 3 else 0)
+
+
+def test_the_hand_classification_is_what_simulate_scores():
+    """The events counted from the hands are the ones behind ``declared0/1``: no declaration in any
+    hand (or an NT contract) scores nothing, and a carré of jacks, the highest carré, always scores
+    at least its 200 for the team holding it."""
+    import belot_sim as bs
+
+    decl = load("declaration_frequencies")
+    frame = bs.simulate(20_000, seed=5, players="random", threads=1)
+    hands = np.stack([frame[c].to_numpy(np.int64) for c in decl.HAND_COLUMNS])
+    carres, run = decl.hand_features(hands)
+    declared = np.stack([frame["declared0"].to_numpy(), frame["declared1"].to_numpy()])
+    nothing = ~((carres != 0) | (run > 0)).any(axis=0) | (frame["contract"] == "NT").to_numpy()
+    assert nothing.sum() > 1000 and not declared[:, nothing].any()
+    assert declared[:, ~nothing].any(axis=0).mean() > 0.9  # the rest nearly always scores something
+    jacks = (carres & decl.JACK) != 0
+    for team in (0, 1):
+        holds = (jacks[team] | jacks[team + 2]) & ~nothing
+        assert holds.sum() > 20 and (declared[team, holds] >= 200).all()
 
 
 def test_exact_counts_equal_an_enumeration_of_every_hand():
