@@ -6,8 +6,9 @@ own options), writes its tables as CSV and its figures as PNG and SVG into ``--o
 ``plot`` extra): without it the tables are still written and one line says how to get the figures.
 
 The experiments whose ``--n`` can be large read their deals through :func:`deal_chunks`, the one
-place where ``--dataset DIR`` is wired: the deals are written as Parquet under ``DIR`` first, then
-aggregated from disk a block of deal ids at a time, so memory stays bounded whatever ``--n`` is.
+place where ``--dataset DIR`` is wired: the deals are written as a resumable Parquet dataset under
+``DIR`` first (``bs.simulate_to_parquet``), then aggregated from disk a block of deal ids at a time,
+so memory stays bounded whatever ``--n`` is, and an interrupted run picks up where it stopped.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ import numpy as np
 import pandas as pd
 
 import belot_sim as bs
-from belot_sim.frames import CONTRACT_DTYPE, OUTCOME_DTYPE
 from belot_sim.io import write_csv_atomically
 from belot_sim.stats import Z95
 
@@ -75,8 +75,9 @@ def make_parser(script: str, doc: str, *, n: int, n_help: str, dataset: bool = F
     parser.add_argument("--threads", type=thread_count, default=None, help="Numba threads (default: all cores)")
     if dataset:
         parser.add_argument("--dataset", type=Path, metavar="DIR",
-                            help="write the deals as Parquet under DIR, then aggregate from it in blocks "
-                                 "(bounded memory for a big --n; needs the parquet extra)")
+                            help="write the deals as resumable Parquet datasets in DIR (a folder per set of deals; "
+                                 "run again to complete or reuse them), then aggregate from them in blocks: "
+                                 "bounded memory for a big --n (needs the parquet extra)")
     parser.set_defaults(script=name)
     return parser
 
@@ -110,10 +111,11 @@ def deal_chunks(args, n: int, *, label: str = "deals", columns: list[str] | None
     """The rows of ``bs.simulate(n, seed=args.seed, rules=args.rules, threads=args.threads, **simulate_kwargs)``,
     in blocks of consecutive deal ids (``CHUNK`` each, in order), restricted to ``columns``.
 
-    With ``--dataset DIR`` the deals are first written to ``DIR/<label>/`` as Parquet (one row group
-    per block), then every block is read back from it; the blocks are the same either way, so a
-    script's results do not depend on ``--dataset``.  Blocks of the same ids from two labels line
-    up row for row (paired comparisons of the same deals).
+    With ``--dataset DIR`` the deals are first written as the resumable Parquet dataset
+    ``DIR/<label>/`` (``bs.simulate_to_parquet``, one part per block; a run stopped by Ctrl-C, or
+    run again, completes or reuses it), then read back a block at a time (``bs.read_parquet``); the
+    blocks are the same either way, so a script's results do not depend on ``--dataset``.  Blocks
+    of the same ids from two labels line up row for row (paired comparisons of the same deals).
     """
     kwargs = {"seed": args.seed, "rules": args.rules, "threads": args.threads}
     kwargs.update(simulate_kwargs)  # a script may pass its own rules (a variant) or seed
@@ -129,28 +131,28 @@ def deal_chunks(args, n: int, *, label: str = "deals", columns: list[str] | None
 
 
 def write_dataset(folder: Path, n: int, kwargs: dict) -> Path:
-    """The deals as Parquet under ``folder`` (``deals.parquet``, written whole or not at all)."""
+    """The deals as a Parquet dataset in ``folder``: written, completed, or (made before with the same
+    arguments) reused as it is."""
     try:
         import pyarrow  # noqa: F401
     except ImportError:
-        raise SystemExit("--dataset needs pyarrow: pip install belot_sim[parquet]") from None
-    folder.mkdir(parents=True, exist_ok=True)
-    bs.simulate_to_parquet(folder / "deals.parquet", n, block=CHUNK, **kwargs)
+        raise SystemExit("--dataset needs pyarrow: pip install 'belot_sim[parquet]'") from None
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        bs.simulate_to_parquet(folder, n, partition_size=CHUNK, resume=True, **kwargs)
+    except ValueError as error:  # e.g. a dataset made with another seed, n or rules: say so, no traceback
+        print(f"--dataset: {error}", file=sys.stderr)
+        raise SystemExit(2) from None
     return folder
 
 
 def read_block(folder: Path, low: int, high: int, columns: list[str] | None) -> pd.DataFrame:
-    """Deals ``low <= deal_id < high`` of the Parquet dataset in ``folder``, in deal-id order, with the
-    categorical dtypes of ``simulate``."""
-    import pyarrow.dataset as pads
-
-    data = pads.dataset(folder, format="parquet")
-    where = (pads.field("deal_id") >= low) & (pads.field("deal_id") < high)
+    """Deals ``low <= deal_id < high`` of the dataset in ``folder``, in deal-id order, with the dtypes of
+    ``simulate``."""
     wanted = None if columns is None else list(dict.fromkeys(["deal_id", *columns]))
-    frame = data.to_table(columns=wanted, filter=where).to_pandas().sort_values("deal_id", ignore_index=True)
-    for name, dtype in (("contract", CONTRACT_DTYPE), ("outcome", OUTCOME_DTYPE)):
-        if name in frame:
-            frame[name] = frame[name].astype(object).astype(dtype)
+    frame = bs.read_parquet(folder, columns=wanted, filters=[("deal_id", ">=", low), ("deal_id", "<", high)])
+    if not frame["deal_id"].is_monotonic_increasing:  # rows are documented in order: keep the pairing safe
+        frame = frame.sort_values("deal_id", ignore_index=True)
     return frame if columns is None else frame[columns]
 
 

@@ -203,14 +203,37 @@ def test_simulated_declaration_frequencies_agree_with_the_exact_values(tmp_path)
     assert belots.loc["belots scored per AT deal", "mean"] <= held["mean"]  # a belot can only be lost
 
 
-def test_the_dataset_gives_the_same_tables_as_memory(tmp_path, monkeypatch):
-    monkeypatch.setattr(gallery_common, "CHUNK", 1000)  # several blocks, read back by deal id
-    assert run("declaration_frequencies", tmp_path / "memory", "--n", "2500") == 0
-    assert run("declaration_frequencies", tmp_path / "disk", "--n", "2500", "--dataset", str(tmp_path / "data")) == 0
-    for table in ("frequencies", "at_belots"):
+@pytest.mark.parametrize("name, tables", [("declaration_frequencies", ("frequencies", "at_belots")),
+                                           ("rule_options", ("outcomes", "changes"))])
+def test_the_dataset_gives_the_same_tables_as_memory(name, tables, tmp_path, monkeypatch):
+    monkeypatch.setattr(gallery_common, "CHUNK", 1000)  # several parts and blocks, read back by deal id
+    assert run(name, tmp_path / "memory", "--n", "2500") == 0
+    assert run(name, tmp_path / "disk", "--n", "2500", "--dataset", str(tmp_path / "data")) == 0
+    for table in tables:
         memory = (tmp_path / "memory" / f"{table}.csv").read_text()
-        assert memory == (tmp_path / "disk" / f"{table}.csv").read_text()
-    assert (tmp_path / "data" / "deals" / "deals.parquet").exists()
+        assert memory == (tmp_path / "disk" / f"{table}.csv").read_text(), table
+    datasets = sorted((tmp_path / "data").iterdir())
+    assert len(datasets) == (1 if name == "declaration_frequencies" else 5)  # rule_options: one per rule set
+    frame = gallery_common.bs.read_parquet(datasets[0], columns=["deal_id"])
+    assert frame["deal_id"].tolist() == list(range(2500))
+
+
+def test_a_dataset_is_reused_and_a_different_one_refused(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(gallery_common, "CHUNK", 1000)
+    data = tmp_path / "data"
+    assert run("declaration_frequencies", tmp_path / "a", "--n", "2500", "--dataset", str(data)) == 0
+    parts = {p: p.stat().st_mtime_ns for p in (data / "deals").rglob("*.parquet")}
+    assert len(parts) == 3
+    assert run("declaration_frequencies", tmp_path / "b", "--n", "2500", "--dataset", str(data)) == 0
+    assert {p: p.stat().st_mtime_ns for p in (data / "deals").rglob("*.parquet")} == parts  # read, not rewritten
+    assert (tmp_path / "a" / "frequencies.csv").read_text() == (tmp_path / "b" / "frequencies.csv").read_text()
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as stopped:
+        run("declaration_frequencies", tmp_path / "c", "--n", "2500", "--seed", "2", "--dataset", str(data))
+    assert stopped.value.code == 2
+    error = capsys.readouterr().err
+    assert error.startswith("--dataset:") and "seed" in error
+    assert not (tmp_path / "c" / "frequencies.csv").exists()
 
 
 # -- the other experiments -----------------------------------------------------------------------------------------
