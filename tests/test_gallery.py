@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 import itertools
+import re
 import sys
 from collections import Counter
 from fractions import Fraction
@@ -278,3 +279,29 @@ def test_match_facts_find_what_decided_each_match():
     assert facts["target_raised"].tolist() == [False, False, True]
     assert facts["void_deal"].tolist() == [False, True, False]
     assert facts["margin"].tolist() == [110, 90, 10]
+
+
+# -- docs/gallery.md ------------------------------------------------------------------------------------------------
+
+DOCS = SCRIPTS.parent / "docs"
+
+
+def test_the_gallery_page_shows_every_script_with_its_command_and_figures():
+    page = (DOCS / "gallery.md").read_text()
+    images = re.findall(r"!\[[^\]]+\]\((img/[^)]+)\)", page)
+    for name in RUNS:
+        assert re.search(rf"^python scripts/{name}\.py --n \d+|^python scripts/{name}\.py$", page, re.M), name
+        assert any(Path(image).stem.startswith(name) for image in images), name
+    for image in images:
+        data = (DOCS / image).read_bytes()
+        assert data[:8] == PNG_SIGNATURE, image
+        assert matplotlib.image.imread(DOCS / image).ndim == 3, image
+    assert sorted(p.name for p in (DOCS / "img").iterdir()) == sorted(Path(i).name for i in images)
+    assert sum((DOCS / i).stat().st_size for i in images) < 600_000  # a few hundred kB in all
+
+
+def test_the_readme_links_to_the_gallery_and_shows_one_of_its_figures():
+    readme = (SCRIPTS.parent / "README.md").read_text()
+    assert "](docs/gallery.md)" in readme
+    shown = re.findall(r"!\[[^\]]+\]\((docs/img/[^)]+)\)", readme)
+    assert len(shown) == 1 and (SCRIPTS.parent / shown[0]).exists()
