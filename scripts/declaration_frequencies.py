@@ -11,9 +11,12 @@ probabilities are counted in code: a hand is four suit patterns; for each set of
 inclusion-exclusion over the ranks forced into all four suits makes the suits independent, and
 their patterns are combined suit by suit (dynamic programming over the number of cards and the
 longest run).  "A carré at the table" is an inclusion-exclusion over which ranks lie whole in one
-hand.  The belot row is the ``belot0``/``belot1`` column itself in suit contracts, where a belot
-always counts: a team scores it when one of its two players holds K and Q of trumps.  Intervals
-are 95 % and treat each deal as one observation (its four hands are not independent).
+hand.  ``simulate``'s ``declared0``/``declared1`` hold what a team scores after the contest of §6
+(nothing in NT), not what a hand holds, so the hand events are read from the hands themselves
+(tests/test_gallery.py checks that they are the events behind those columns).  The belot row is
+the ``belot0``/``belot1`` column itself in suit contracts, where a belot always counts: a team
+scores it when one of its two players holds K and Q of trumps.  Intervals are 95 % and treat
+each deal as one observation (its four hands are not independent).
 
 Figure: left, one bar per event at its simulated rate and a black diamond at the exact value (a
 logarithmic scale, so rare carrés and common tierces fit on one axis); right, the simulated rate
