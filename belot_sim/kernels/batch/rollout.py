@@ -15,7 +15,7 @@ from ..core.dealing import deal_pack, hands_from_pack
 from ..core.rng import CONTRACT_STREAM, PLAY_STREAM, WORLD_STREAM, below, stream_start
 from ..play_loop import play_deal, play_scratch
 from ..policies.scratch import start_deal
-from .deal import auction_and_play, deal_scratch, store_result
+from .deal import auction_and_play, deal_scratch, store_auction, store_result
 
 CHUNK = 512  # deals per parallel work item (scratch arrays are allocated once per chunk)
 SEARCH_CHUNK = 4  # the same with a searching player (a deal costs milliseconds: keep both threads busy)
@@ -24,7 +24,7 @@ SEARCH_CHUNK = 4  # the same with a searching player (a deal costs milliseconds:
 @njit(cache=True, parallel=True)
 def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_declarer, multiplier, family, flags,
             policies, worlds, record, bidders, bid_ints, bid_weights, small_out, hands_out, points_out, play_seat_out,
-            play_card_out, calls_out, search):
+            play_card_out, calls_out, search, auction_out):
     """Play deals ``start .. start+n-1`` into column-major outputs.
 
     With ``bidders`` (int64[4]) the contract, declarer and multiplier come from an auction between the
@@ -42,6 +42,9 @@ def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_decla
     ``dd``/``pimc`` (then any array).  Numba compiles one kernel per combination of these types and
     prunes the branches for ``None`` before typing, so a plain simulation never compiles the
     bidders or the solver (a cold start stays short).
+
+    ``auction_out`` uint32[AH_SIZE, n] (rows :data:`~belot_sim.kernels.core.layouts.DEAL_AUCTION`)
+    receives, with ``bidders``, the 5-card hands of the auction and the classic turned card.
     """
     searching = search is not None
     chunk_size = SEARCH_CHUNK if searching else CHUNK
@@ -81,4 +84,5 @@ def rollout(seed, start, n, contracts, random_contract, n_contracts, fixed_decla
                     ctx, tt, scratch, search)
                 for s in range(4):
                     hands_out[s, i] = hands[s]
+                store_auction(auction_out, i, hands5, pack, family)
             store_result(small_out, points_out, i, dealer, contract, declarer, deal_multiplier, n_calls, r)
