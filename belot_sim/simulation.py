@@ -132,7 +132,7 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
         held on (classic: before the turned card is taken; ``turned_card`` is its index) and
         ``bidding_team`` the declarer's team (-1 for a void deal).
     bidder_options : tunes the bidders, e.g. ``{"pass_prob": 0.8}``, the heuristic's weights and
-        thresholds, ``mc``'s ``mc_samples`` / ``mc_threshold`` (:data:`belot_sim.options.BIDDER_OPTIONS`).
+        thresholds, ``mc``'s ``mc_samples`` / ``mc_z`` (:data:`belot_sim.options.BIDDER_OPTIONS`).
     seed, start : deal ``d`` depends only on ``(seed, d)``, so any ``start``/``n`` split and
         any ``threads`` give identical rows, and different players meet the same cards.
     threads : Numba threads (default: all).
