@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from .checks import check_int
+from .conditional import TooFewLayouts
 from .estimate import estimate_bid
 from .rules import Contract, Rules
 from .simulation import DEFAULT_WORLDS, simulate
@@ -53,7 +54,8 @@ class Calibration:
         s = self.settings
         head = (f"calibration, {self.method} estimate ({s.get('estimate_players')} play, {s.get('samples')} layouts) "
                 f"on {len(self.deals):,} deals (bidders {s.get('bidders')}, players {s.get('players')}): "
-                f"Brier {self.brier:.4f}, every bin within its interval: {'yes' if self.calibrated else 'no'}")
+                f"Brier {self.brier:.4f}, every bin within its interval: {'yes' if self.calibrated else 'no'}"
+                + (f" ({s['skipped']} deals left out: too rare an auction)" if s.get("skipped") else ""))
         return head + "\n" + format_reliability(self.table)
 
     def plot(self, path, title: str | None = None) -> Path:
@@ -64,7 +66,8 @@ class Calibration:
 def calibration(n: int, *, bidders="heuristic", players="hard", estimate_players=None, samples: int = 200,
                 seed: int = 0, rules: Rules | str = "bulgarian", method: str = "auction", model=None, bins: int = 10,
                 start: int = 0, threads: int | None = None, worlds: int = DEFAULT_WORLDS,
-                bidder_options: dict | None = None, progress: bool = False) -> Calibration:
+                bidder_options: dict | None = None, max_tries: int = 20_000_000, min_samples: int = 20,
+                progress: bool = False) -> Calibration:
     """Play ``n`` deals (ids ``start..``; auctions by ``bidders``, play by ``players``) and check the
     estimate of every contract played against its outcome.
 
@@ -72,7 +75,10 @@ def calibration(n: int, *, bidders="heuristic", players="hard", estimate_players
     is ``"auction"`` (layouts consistent with the whole auction under the bidder ``model``, default
     ``bidders``), ``"uniform"`` (the auction ignored) or ``"atlas"`` (the shipped table, bulgarian,
     hard play); ``bins`` equal-width bins of the predictions.  Deal ``d``'s estimate draws from seed
-    ``seed * 1_000_003 + d + 1``.  Void deals have no contract and are left out.
+    ``seed * 1_000_003 + d + 1``.  Void deals have no contract and are left out.  An auction-aware
+    estimate screens at most ``max_tries`` candidate layouts (rare auctions accept few: a deal's
+    estimate then rests on the ``accepted`` ones, at least ``min_samples``); a deal with fewer is
+    left out and counted in ``settings["skipped"]``.
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
@@ -84,13 +90,19 @@ def calibration(n: int, *, bidders="heuristic", players="hard", estimate_players
         from .registry import model_codes
 
         model_codes(model)
+    samples = check_int(samples, "samples", 1, 10**6)
+    limits = dict(max_tries=check_int(max_tries, "max_tries", 1, 2**62),
+                  min_samples=check_int(min_samples, "min_samples", 1, samples))
     deals = simulate(n, rules=rules, bidders=bidders, players=players, seed=seed, start=start, threads=threads,
                      worlds=worlds, bidder_options=bidder_options)
     deals = deals[deals["bidding_team"] >= 0]
-    rows = []
+    rows, skipped = [], 0
     for i, row in enumerate(deals.itertuples(index=False)):
-        rows.append(_estimate(row, method, rules, model, estimate_players, samples, seed, threads, worlds,
-                              bidder_options))
+        try:
+            rows.append(_estimate(row, method, rules, model, estimate_players, samples, seed, threads, worlds,
+                                  bidder_options, limits))
+        except TooFewLayouts:
+            skipped += 1
         if progress and (i + 1) % 100 == 0:
             import sys
 
@@ -98,13 +110,14 @@ def calibration(n: int, *, bidders="heuristic", players="hard", estimate_players
     frame = pd.DataFrame(rows, columns=["deal_id", "dealer", "contract", "declarer", "multiplier", "auction",
                                         "p_made", "made", "tried", "accepted"])
     settings = {"n": n, "bidders": bidders, "players": players, "estimate_players": estimate_players,
-                "samples": samples, "seed": seed, "rules": rules.name, "model": model if method == "auction" else None}
+                "samples": samples, "seed": seed, "rules": rules.name, "model": model if method == "auction" else None,
+                "skipped": skipped}
     p, made = frame["p_made"].to_numpy(), frame["made"].to_numpy(np.float64)
     brier = float(np.mean((p - made) ** 2)) if len(frame) else float("nan")
     return Calibration(reliability(p, made, bins), brier, frame, method, settings)
 
 
-def _estimate(row, method, rules, model, players, samples, seed, threads, worlds, bidder_options) -> tuple:
+def _estimate(row, method, rules, model, players, samples, seed, threads, worlds, bidder_options, limits) -> tuple:
     declarer = int(row.declarer)
     hand = int(getattr(row, f"auction_hand{declarer}"))
     turned = int(row.turned_card) if rules.is_classic else None
@@ -116,7 +129,7 @@ def _estimate(row, method, rules, model, players, samples, seed, threads, worlds
         kwargs.update(samples=samples, players=players, worlds=worlds, seed=(seed * 1_000_003 + int(row.deal_id) + 1)
                       % 2**64, turned=turned, multiplier=int(row.multiplier))
         if method == "auction":
-            kwargs.update(auction=row.auction, bidders=model, bidder_options=bidder_options)
+            kwargs.update(auction=row.auction, bidders=model, bidder_options=bidder_options, **limits)
         est = estimate_bid(hand, contract, **kwargs)
     return (int(row.deal_id), int(row.dealer), str(contract), declarer, int(row.multiplier), row.auction, est.p_made,
             str(row.outcome) == "made", est.tried, est.accepted)

@@ -35,6 +35,10 @@ FIRST_SCREEN = 1 << 14
 MAX_SCREEN = 1 << 22
 
 
+class TooFewLayouts(ValueError):
+    """Fewer layouts than asked are consistent with the auction within ``max_tries`` candidates."""
+
+
 @dataclass(frozen=True)
 class Auction:
     """A checked auction so far: ``codes`` (call codes), ``dealer``, and when it is over its final
@@ -182,9 +186,12 @@ def pack_constraint(hand: int, seat: int, auction: Auction, rules: Rules, turned
 
 
 def screen(seed: int, samples: int, max_tries: int, fixed: np.ndarray, free: np.ndarray, auction: Auction,
-           rules: Rules, models: np.ndarray, seat: int, weights: np.ndarray) -> tuple[np.ndarray, int]:
+           rules: Rules, models: np.ndarray, seat: int, weights: np.ndarray,
+           min_samples: int | None = None) -> tuple[np.ndarray, int]:
     """The first ``samples`` accepted candidates (int64 ids, in order) and the number of candidates
-    that took (``tried``: the last accepted id + 1); screens in growing blocks up to ``max_tries``."""
+    that took (``tried``: the last accepted id + 1, or ``max_tries`` when fewer were found); screens
+    in growing blocks up to ``max_tries`` and raises when fewer than ``min_samples`` (default
+    ``samples``) are consistent."""
     from .kernels.batch.estimate import screen_layouts
 
     accepted: list[np.ndarray] = []
@@ -203,11 +210,12 @@ def screen(seed: int, samples: int, max_tries: int, fixed: np.ndarray, free: np.
         rate = max(found, 1) / start
         block = int(min(MAX_SCREEN, max(FIRST_SCREEN, 1.2 * (samples - found) / rate)))
     ids = np.concatenate(accepted)[:samples] if accepted else np.zeros(0, dtype=np.int64)
-    if len(ids) < samples:
-        raise ValueError(f"only {len(ids):,} of {start:,} layouts tried are consistent with the auction "
-                         f"{auction.text!r} under the bidder model (acceptance {len(ids) / start:.2g}); {samples:,} "
-                         "were asked: ask for fewer samples, raise max_tries=, or check the auction and the model")
-    return ids, int(ids[-1]) + 1 if len(ids) else 0
+    needed = samples if min_samples is None else min_samples
+    if len(ids) < needed:
+        raise TooFewLayouts(f"only {len(ids):,} of {start:,} layouts tried are consistent with the auction "
+                            f"{auction.text!r} under the bidder model (acceptance {len(ids) / start:.2g}); {needed:,} "
+                            "were needed: ask for fewer samples, raise max_tries=, or check the auction and the model")
+    return ids, int(ids[-1]) + 1 if len(ids) == samples else start
 
 
 def check_turned(turned, rules: Rules, hand: int) -> int | None:

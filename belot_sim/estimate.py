@@ -211,9 +211,10 @@ def _atlas_estimate(hand, contract, seat: int, dealer: int | None, rules: Rules)
 
 
 def _conditional(hand, contracts, *, seat, dealer, auction, bidders, turned, multiplier, samples, players, rules, seed,
-                 threads, worlds, max_tries, bidder_options, progress):
+                 threads, worlds, max_tries, min_samples, bidder_options, progress):
     """The auction-aware layouts (:mod:`belot_sim.conditional`), validated before any work:
-    ``(rules, contracts, multiplier, frame, tried, auction)``; ``contracts=None`` takes the legal bids."""
+    ``(rules, contracts, multiplier, frame, tried, auction, accepted)``; ``contracts=None`` takes the
+    legal bids."""
     from . import conditional as cond
     from .options import bidder_params
     from .registry import model_codes
@@ -233,6 +234,7 @@ def _conditional(hand, contracts, *, seat, dealer, auction, bidders, turned, mul
     check_multiplier(multiplier_played, rules)
     samples = check_int(samples, "samples", 1, MAX_SAMPLES)
     max_tries = max(10**6, 1000 * samples) if max_tries is None else check_int(max_tries, "max_tries", 1, 2**62)
+    min_samples = samples if min_samples is None else check_int(min_samples, "min_samples", 1, samples)
     seed = check_int(seed, "seed", 0, 2**64 - 1)
     worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
     policies = np.array(policy_codes(players), dtype=np.int64)
@@ -243,18 +245,20 @@ def _conditional(hand, contracts, *, seat, dealer, auction, bidders, turned, mul
     cond.check_own_calls(checked, mask, seat, rules, models, turned_card, weights)
     fixed, free = cond.pack_constraint(mask, seat, checked, rules, turned_card)
     with numba_threads(threads), Progress(progress, "bid estimate", samples, "layouts") as shown:
-        ids, tried = cond.screen(seed, samples, max_tries, fixed, free, checked, rules, models, seat, weights)
+        ids, tried = cond.screen(seed, samples, max_tries, fixed, free, checked, rules, models, seat, weights,
+                                 min_samples)
         frame = cond.play_accepted(ids, fixed, free, chosen, seat, checked, multiplier_played, rules, seed, policies,
                                    worlds)
         shown.update(samples)
-    return rules, chosen, multiplier_played, frame, tried, checked.text
+    return rules, chosen, multiplier_played, frame, tried, checked.text, len(ids)
 
 
 def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, auction=None, bidders="heuristic",
                  known=None, turned=None, multiplier: int | None = None, samples: int = 1000, players=None,
                  rules: Rules | str = "bulgarian", seed: int = 0, threads: int | None = None,
                  worlds: int = DEFAULT_WORLDS, method: str = "sample", max_tries: int | None = None,
-                 bidder_options: dict | None = None, progress: bool = False) -> BidEstimate:
+                 min_samples: int | None = None, bidder_options: dict | None = None,
+                 progress: bool = False) -> BidEstimate:
     """Estimate how a ``contract`` declared by ``seat`` holding ``hand`` fares.
 
     Parameters
@@ -288,7 +292,8 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
     method : ``"sample"`` (play sampled layouts) or ``"atlas"`` (the shipped bid atlas: ``hard``
         play, no auction, bulgarian rules; instant; the four positions pooled when ``dealer`` is None).
     max_tries : candidate layouts screened at most with an auction (default ``max(10**6, 1000 *
-        samples)``); fewer consistent ones raise a ValueError.
+        samples)``); fewer than ``min_samples`` (default ``samples``) consistent ones by then raise a
+        ValueError, more are the estimate (``samples``/``accepted`` then say how many).
     progress : print progress to stderr (a dd or pimc estimate of 1000 layouts takes seconds to
         minutes).
 
@@ -310,11 +315,12 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
     if auction is not None:
         if known is not None:
             raise ValueError("known= cannot be combined with auction= (give a classic turned card as turned=)")
-        rules, contracts, _, frame, tried, text = _conditional(
+        rules, contracts, _, frame, tried, text, accepted = _conditional(
             hand, [contract], seat=seat, dealer=dealer, auction=auction, bidders=bidders, turned=turned,
             multiplier=multiplier, samples=samples, players=players, rules=rules, seed=seed, threads=threads,
-            worlds=worlds, max_tries=max_tries, bidder_options=bidder_options, progress=progress)
-        return _summary(frame, contracts[0], seat, samples, tried, text)
+            worlds=worlds, max_tries=max_tries, min_samples=min_samples, bidder_options=bidder_options,
+            progress=progress)
+        return _summary(frame, contracts[0], seat, accepted, tried, text)
     known = _with_turned(known, turned, seat, rules, hand)
     rules, contracts, frame = _play(hand, [contract], seat=seat, dealer=dealer, known=known,
                                     multiplier=1 if multiplier is None else multiplier, samples=samples,
@@ -361,10 +367,11 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, b
     if auction is not None:
         if known is not None:
             raise ValueError("known= cannot be combined with auction= (give a classic turned card as turned=)")
-        rules, chosen, _, frame, tried, text = _conditional(
+        rules, chosen, _, frame, tried, text, samples = _conditional(
             hand, contracts, seat=check_int(seat, "seat", 0, 3), dealer=dealer, auction=auction, bidders=bidders,
             turned=turned, multiplier=None, samples=samples, players=players, rules=Rules.coerce(rules), seed=seed,
-            threads=threads, worlds=worlds, max_tries=max_tries, bidder_options=bidder_options, progress=progress)
+            threads=threads, worlds=worlds, max_tries=max_tries, min_samples=None, bidder_options=bidder_options,
+            progress=progress)
     else:
         known = _with_turned(known, turned, check_int(seat, "seat", 0, 3), Rules.coerce(rules), hand)
         rules, chosen, frame = _play(hand, contracts, seat=seat, dealer=dealer, known=known, multiplier=1,

@@ -219,3 +219,16 @@ def test_read_auction_implies_the_dealer():
     assert conditional.read_auction("PHPPP", bs.BULGARIAN, None, 0, None).dealer == 2  # seat 0 bid the hearts
     with pytest.raises(ValueError, match="call 2 by seat 0 .* illegal"):
         conditional.read_auction("PX", bs.BULGARIAN, None, 1, None)
+
+
+def test_min_samples_accepts_fewer_layouts_within_max_tries():
+    full = bs.estimate_bid(HAND, "S", seat=2, auction="PH", players="hard", samples=300, seed=3)
+    assert full.tried > 20_000  # so 20,000 candidates hold fewer than 300 consistent layouts
+    part = bs.estimate_bid(HAND, "S", seat=2, auction="PH", players="hard", samples=300, seed=3,
+                           max_tries=20_000, min_samples=5)
+    assert 5 <= part.accepted == part.samples == len(part.frame) < 300 and part.tried == 20_000
+    assert part.frame["layout"].tolist() == full.frame["layout"].tolist()[:part.accepted]  # the same first ones
+    with pytest.raises(conditional.TooFewLayouts, match="were needed"):
+        bs.estimate_bid(HAND, "S", seat=2, auction="PH", players="hard", samples=300, seed=3, max_tries=1000)
+    with pytest.raises(ValueError, match="min_samples"):
+        bs.estimate_bid(HAND, "S", seat=2, auction="PH", players="hard", samples=30, min_samples=31)
