@@ -185,8 +185,10 @@ def reliability_diagram(runs, path, title: str | None = None) -> Path:
     for run in runs:
         t = run.table
         label = (f"{run.method}, {run.settings.get('estimate_players')} estimate (Brier {run.brier:.3f})")
-        axis.errorbar(t["predicted"], t["observed"],
-                      yerr=[t["observed"] - t["observed_low"], t["observed_high"] - t["observed"]],
+        # Wilson bounds of 0 or 1 successes sit a rounding error beyond the observed share
+        below = np.maximum(0.0, t["observed"] - t["observed_low"])
+        above = np.maximum(0.0, t["observed_high"] - t["observed"])
+        axis.errorbar(t["predicted"], t["observed"], yerr=[below, above],
                       marker="o", capsize=3, label=label)
     axis.set_xlabel("predicted P(made)")
     axis.set_ylabel("observed frequency (95 % Wilson interval)")

@@ -1,7 +1,7 @@
 """Calibration of the bid estimates: reliability tables, Brier scores and a reliability diagram.
 
 Run: ``python scripts/calibration.py [--n 3000] [--samples 200] [--dd-n 600] [--dd-samples 60]
-[--seed 1] [--png docs/calibration.png]``.
+[--seed 1] [--png docs/calibration.png] [--csv calibration.csv]``.
 
 Plays ``--n`` bulgarian deals (``heuristic`` auctions, ``hard`` play) and asks :func:`belot_sim.calibration`
 for the contract played on each, four ways: the auction-aware estimate (layouts consistent with the
@@ -10,7 +10,9 @@ whole auction under the ``heuristic`` model) and the uniform one (the auction ig
 with ``dd`` (double-dummy: perfect information, so it is expected to be optimistic for whoever holds
 the stronger combined hands).  ``dd`` estimates cost about 0.5 ms per layout, so they run on the first
 ``--dd-n`` deals with ``--dd-samples`` layouts each.  Prints each reliability table and Brier score,
-and draws the four runs in one diagram (``--png``; needs matplotlib, the ``plot`` extra).
+the difference of the auction-aware and uniform Brier scores on the same deals with its 95 %
+interval (paired over the deals), and draws the four runs in one diagram (``--png``; needs
+matplotlib, the ``plot`` extra); ``--csv`` keeps every deal's predictions (written first).
 """
 
 from __future__ import annotations
@@ -19,8 +21,12 @@ import argparse
 import sys
 import time
 
+import pandas as pd
+
 import belot_sim as bs
 from belot_sim.calibration import reliability_diagram
+from belot_sim.io import write_csv_atomically
+from belot_sim.stats import mean_interval
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -31,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dd-samples", type=int, default=60, help="layouts per dd estimate (default 60)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--png", help="write the reliability diagram to this PNG file")
+    parser.add_argument("--csv", help="write every deal's predictions of the four runs to this CSV file")
     args = parser.parse_args(argv)
     runs = []
     for players, n, samples in (("hard", args.n, args.samples), ("dd", args.dd_n, args.dd_samples)):
@@ -41,6 +48,16 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{run}\n({time.perf_counter() - started:.0f} s; mean acceptance "
                   f"{(run.deals['accepted'] / run.deals['tried']).mean():.1%})\n", flush=True)
             runs.append(run)
+        both = runs[-2].deals.merge(runs[-1].deals, on="deal_id", suffixes=("_a", "_u"))  # deals both kept
+        made = both["made_a"].to_numpy(float)
+        gap = (both["p_made_a"].to_numpy() - made) ** 2 - (both["p_made_u"].to_numpy() - made) ** 2
+        mean, low, high = mean_interval(gap)
+        print(f"{players} estimates: Brier(auction) - Brier(uniform) = {mean:+.4f} [{low:+.4f}, {high:+.4f}] "
+              f"over the same {len(gap):,} deals\n", flush=True)
+    if args.csv:
+        frames = [r.deals.assign(method=r.method, estimate_players=r.settings["estimate_players"]) for r in runs]
+        write_csv_atomically(pd.concat(frames, ignore_index=True), args.csv, index=False)
+        print(f"wrote {args.csv}")
     if args.png:
         path = reliability_diagram(runs, args.png, title=f"bid estimates vs outcomes, heuristic auctions, hard play "
                                                          f"(seed {args.seed})")

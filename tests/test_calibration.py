@@ -12,10 +12,11 @@ from __future__ import annotations
 import importlib
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import belot_sim as bs
-from belot_sim.calibration import reliability, reliability_diagram
+from belot_sim.calibration import Calibration, reliability, reliability_diagram
 
 
 def test_the_reliability_table_of_given_predictions():
@@ -56,6 +57,13 @@ def test_a_calibration_run_estimates_every_played_deal(runs):
     uniform = runs["uniform"].deals
     assert (aware.deals["tried"] > 100).mean() > 0.5
     assert (aware.deals["p_made"] - uniform["p_made"]).abs().mean() > 0.01
+
+
+def test_the_diagram_takes_bins_never_or_always_made(tmp_path):
+    p = np.array([0.15, 0.17, 0.95, 0.97, 0.55])
+    table = reliability(p, np.array([0, 0, 1, 1, 1], dtype=float), bins=10)
+    run = Calibration(table, 0.1, pd.DataFrame(), "auction", {"estimate_players": "hard"})
+    assert run.plot(tmp_path / "edges.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_the_reliability_diagram_is_a_png(runs, tmp_path):
