@@ -9,12 +9,13 @@ bidder model calls with the candidate's 5-card hands (exact rejection sampling,
 layouts: uniform among the packs consistent with the hand and the calls, and a pure function of
 ``(seed, hand, auction, model)``, whatever the threads or block sizes.
 
-Cost: a candidate is drawn and checked in about 0.3 µs per thread, so ``samples / acceptance``
-candidates are screened; :func:`screen` gives up after ``max_tries`` with a clear error (an auction
-the model almost never produces).  The seat's own calls depend only on its own cards: they are
-checked once, up front, and an auction in which the model would have called otherwise with this hand
-is refused ("contradicts the hand").  A ``random`` bidder's calls do not depend on its cards and are
-not checked (their likelihood is the same for every layout).
+Cost: a candidate is drawn and checked in well under a microsecond (docs/bidding.md), so
+``samples / acceptance`` candidates are screened; :func:`screen` gives up after ``max_tries`` with a
+clear error (an auction the model almost never produces) unless ``min_samples`` were found.  The
+seat's own calls depend only on its own cards: they are checked once, up front, and an auction in
+which the model would have called otherwise with this hand is refused ("contradicts the hand").  A
+``random`` bidder's calls do not depend on its cards and are not checked (their likelihood is the
+same for every layout).
 """
 
 from __future__ import annotations
