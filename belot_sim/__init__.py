@@ -11,13 +11,16 @@ DealScore(outcome='made', bidding=10, defenders=6, hanging=0)
 
 from . import _cache  # noqa: F401  (first: sets Numba's cache directory before any kernel exists)
 from .analysis import analyze
+from .atlas import bid_atlas
 from .bots import Bot
+from .calibration import Calibration, calibration
 from .cards import format_card, format_cards, parse_card, parse_cards
 from .errors import IllegalActionError
 from .cluster import simulate_dask
 from .datasets import read_parquet, simulate_matches_to_parquet, simulate_to_parquet
 from .estimate import BidEstimate, bid_table, bid_tables, estimate_bid, format_bid_table
 from .stats import wilson_interval
+from .match_tournament import format_match_tournament, match_tournament
 from .matches import simulate_matches
 from .registry import BIDDERS, PLAYERS
 from .rules import BRIDGE_BELOT_2001, BULGARIAN, CLASSIC, Contract, Rules
@@ -34,6 +37,7 @@ __all__ = [
     "simulate", "simulate_matches", "simulate_to_parquet", "tournament", "format_tournament",
     "simulate_matches_to_parquet", "read_parquet", "simulate_dask", "bid_tables", "warmup",
     "solve", "solve_moves", "solve_position", "solve_state",
-    "BidEstimate", "bid_table", "estimate_bid", "format_bid_table", "wilson_interval",
+    "BidEstimate", "bid_table", "estimate_bid", "format_bid_table", "wilson_interval", "bid_atlas",
+    "calibration", "Calibration", "match_tournament", "format_match_tournament",
     "PLAYERS", "BIDDERS", "Bot", "analyze", "__version__",
 ]

@@ -35,8 +35,8 @@ import numpy as np
 
 from .checks import check_int
 from .kernels.bidding.position import bot_call
-from .kernels.core.auction_rules import CALL_NAMES
-from .kernels.core.layouts import (A_CONTRACT, A_DEALER, A_DECLARER, A_FAMILY, A_MULTIPLIER, A_N_CALLS, A_OVER,
+from .kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME
+from .kernels.core.layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A_FAMILY, A_MULTIPLIER, A_N_CALLS, A_OVER,
                                    A_PASSES, A_ROUND, A_SIZE, A_TO_MOVE, A_TURNED, A_VOID, H_CARDS, H_CONTRACT,
                                    H_DEAL_ID, H_DEALER, H_DECLARER, H_FAMILY, H_FLAGS, H_INITIAL, H_N_PLAYED, H_SEED,
                                    H_SEES_ALL, H_SIZE, S_WORLD_RNG)
@@ -132,7 +132,8 @@ class Bot:
         self.rules = Rules.coerce(rules)
         self.worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
         self.seed = check_int(seed, "seed", 0, 2**64 - 1)
-        self._ints, self._weights = bidder_params(self.rules, bidder_options)
+        self._ints, self._weights = bidder_params(self.rules, bidder_options,
+                                                  () if self.bidder is None else (BIDDER_CODES[self.bidder],))
         self._policy = POLICY_CODES[self.player]
         policies = np.full(4, self._policy, dtype=np.int64)
         self._search = search_token() if is_searching(policies) else None
@@ -215,3 +216,5 @@ class Bot:
         s[A_TO_MOVE] = a.to_move
         s[A_FAMILY] = int(self.rules.is_classic)
         s[A_TURNED] = turned >> 3 if self.rules.is_classic else -1
+        s[A_CALLS:] = 0
+        s[A_CALLS:A_CALLS + len(a.calls)] = [CALL_OF_NAME[call] for _, call in a.calls]

@@ -117,6 +117,6 @@ def simulate_dask(n: int, *, partition_size: int = DEFAULT_PARTITION, start: int
     starts = [start + offset for offset, _ in parts]
     lengths = [length for _, length in parts]
     divisions = (*starts, start + max(n - 1, 0))
-    meta = empty_deals(plan.bidders is not None).set_index("deal_id")
+    meta = empty_deals(plan.bidders is not None, plan.rules.is_classic).set_index("deal_id")
     return dd.from_map(deal_partition, starts, lengths, args=(threads, plan), meta=meta, divisions=divisions,
                        label="belot-sim-deals", enforce_metadata=False)

@@ -12,6 +12,10 @@ with the chosen players and score it fully (declarations, belot, valat, rounding
 ``players="dd"`` (the default) plays every seat double-dummy — the classic "can it be made with
 best play, cards face up" estimate (perfect information, so optimistic for the side with the
 stronger hands to coordinate); ``"hard"`` or ``"pimc"`` give realistic play.
+
+With ``auction=`` (the calls so far) the layouts are those consistent with the calls under a bidder
+model (:mod:`belot_sim.conditional`: exact rejection sampling); ``method="atlas"`` answers at once
+from the shipped bid atlas (:mod:`belot_sim.atlas`).
 """
 
 from __future__ import annotations
@@ -68,12 +72,28 @@ class BidEstimate:
     mean_raw_bidding: float
     mean_raw_defenders: float
     frame: pd.DataFrame = field(repr=False, compare=False)
+    #: Candidate layouts drawn and the ones accepted (consistent with the auction; both ``samples``
+    #: without one).
+    tried: int = 0
+    accepted: int = 0
+    #: ``"uniform"`` (no auction), ``"auction"`` (layouts consistent with ``auction``) or ``"atlas"``.
+    method: str = "uniform"
+    auction: str | None = None
+
+    @property
+    def acceptance(self) -> float:
+        """The share of candidate layouts consistent with the auction (1.0 without one)."""
+        return self.accepted / self.tried if self.tried else float("nan")
 
     def __str__(self) -> str:
         low, high = self.p_made_ci
-        return (f"{self.contract} by seat {self.seat}: made {self.p_made:.1%} [{low:.1%}, {high:.1%}], "
+        text = (f"{self.contract} by seat {self.seat}: made {self.p_made:.1%} [{low:.1%}, {high:.1%}], "
                 f"hanging {self.p_hanging:.1%}, inside {self.p_inside:.1%} over {self.samples:,} layouts; "
                 f"mean match points {self.mean_score_bidding:.2f} : {self.mean_score_defenders:.2f}")
+        if self.method == "auction":
+            text += (f"; after {self.auction!r}: {self.accepted:,} of {self.tried:,} layouts consistent "
+                     f"({self.acceptance:.1%})")
+        return text
 
 
 # --- validation --------------------------------------------------------------------------
@@ -186,7 +206,8 @@ def _label(what: str, plan: BidPlan) -> str:
     return f"{what} ({len(plan.contracts)} contract{'s' if len(plan.contracts) > 1 else ''} per layout)"
 
 
-def _summary(frame: pd.DataFrame, contract: Contract, seat: int, samples: int) -> BidEstimate:
+def _summary(frame: pd.DataFrame, contract: Contract, seat: int, samples: int, tried: int | None = None,
+             auction: str | None = None) -> BidEstimate:
     team = seat % 2
     outcome = frame["outcome"].cat.codes.to_numpy()
     counts = {code: int((outcome == code).sum()) for code in (MADE, HANGING, INSIDE)}
@@ -199,12 +220,75 @@ def _summary(frame: pd.DataFrame, contract: Contract, seat: int, samples: int) -
         p_inside=counts[INSIDE] / samples, p_inside_ci=wilson_interval(counts[INSIDE], samples),
         mean_score_bidding=float(score_b.mean()), mean_score_defenders=float(score_d.mean()),
         mean_raw_bidding=float(frame[f"raw{team}"].mean()), mean_raw_defenders=float(frame[f"raw{1 - team}"].mean()),
-        frame=frame.reset_index(drop=True))
+        frame=frame.reset_index(drop=True), tried=samples if tried is None else tried, accepted=samples,
+        method="uniform" if auction is None else "auction", auction=auction)
 
 
-def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, known=None, multiplier: int = 1,
-                 samples: int = 1000, players="dd", rules: Rules | str = "bulgarian", seed: int = 0,
-                 threads: int | None = None, worlds: int = DEFAULT_WORLDS, progress: bool = False) -> BidEstimate:
+def _atlas_estimate(hand, contract, seat: int, dealer: int | None, rules: Rules) -> BidEstimate:
+    from .atlas import atlas_counts, check_atlas_rules
+
+    check_atlas_rules(rules, 'method="atlas"')
+    counts = atlas_counts(hand, contract, seat, dealer)
+    n = counts["samples"]
+    return BidEstimate(
+        contract=contract, seat=seat, samples=n,
+        p_made=counts["made"] / n, p_made_ci=wilson_interval(counts["made"], n),
+        p_hanging=counts["hanging"] / n, p_hanging_ci=wilson_interval(counts["hanging"], n),
+        p_inside=counts["inside"] / n, p_inside_ci=wilson_interval(counts["inside"], n),
+        mean_score_bidding=counts["score_bidding"], mean_score_defenders=counts["score_defenders"],
+        mean_raw_bidding=counts["raw_bidding"], mean_raw_defenders=counts["raw_defenders"],
+        frame=pd.DataFrame(), tried=n, accepted=n, method="atlas")
+
+
+def _conditional(hand, contracts, *, seat, dealer, auction, bidders, turned, multiplier, samples, players, rules, seed,
+                 threads, worlds, max_tries, min_samples, bidder_options, progress):
+    """The auction-aware layouts (:mod:`belot_sim.conditional`), validated before any work:
+    ``(rules, contracts, multiplier, frame, tried, auction, accepted)``; ``contracts=None`` takes the
+    legal bids."""
+    from . import conditional as cond
+    from .options import bidder_params
+    from .registry import model_codes
+
+    mask = to_mask(hand, "hand")
+    if popcount(mask) != 5:
+        raise ValueError(f"with auction= the hand is the 5 cards held during the auction, got {popcount(mask)}: "
+                         f"{format_cards(mask)}")
+    if rules.is_classic and turned is None:
+        raise ValueError("a classic auction needs the turned card: give turned=")
+    turned_card = cond.check_turned(turned, rules, mask)
+    fixed_dealer = None if dealer is None else check_int(dealer, "dealer", 0, 3)
+    checked = cond.read_auction(auction, rules, fixed_dealer, seat, turned_card)
+    chosen = cond.legal_contracts(checked) if contracts is None else _contract_list(contracts, rules)
+    for contract in chosen:
+        multiplier_played = cond.check_position(checked, contract, seat, multiplier)
+    check_multiplier(multiplier_played, rules)
+    samples = check_int(samples, "samples", 1, MAX_SAMPLES)
+    max_tries = max(10**6, 1000 * samples) if max_tries is None else check_int(max_tries, "max_tries", 1, 2**62)
+    min_samples = samples if min_samples is None else check_int(min_samples, "min_samples", 1, samples)
+    seed = check_int(seed, "seed", 0, 2**64 - 1)
+    worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
+    policies = np.array(policy_codes(players), dtype=np.int64)
+    models = np.array(model_codes(bidders), dtype=np.int64)
+    _, weights = bidder_params(rules, bidder_options, models)
+    threads = check_threads(threads)
+    progress = check_bool(progress, "progress")
+    cond.check_own_calls(checked, mask, seat, rules, models, turned_card, weights)
+    fixed, free = cond.pack_constraint(mask, seat, checked, rules, turned_card)
+    with numba_threads(threads), Progress(progress, "bid estimate", samples, "layouts") as shown:
+        ids, tried = cond.screen(seed, samples, max_tries, fixed, free, checked, rules, models, seat, weights,
+                                 min_samples)
+        frame = cond.play_accepted(ids, fixed, free, chosen, seat, checked, multiplier_played, rules, seed, policies,
+                                   worlds)
+        shown.advance(samples)
+    return rules, chosen, multiplier_played, frame, tried, checked.text, len(ids)
+
+
+def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, auction=None, bidders="heuristic",
+                 known=None, turned=None, multiplier: int | None = None, samples: int = 1000, players=None,
+                 rules: Rules | str = "bulgarian", seed: int = 0, threads: int | None = None,
+                 worlds: int = DEFAULT_WORLDS, method: str = "sample", max_tries: int | None = None,
+                 min_samples: int | None = None, bidder_options: dict | None = None,
+                 progress: bool = False) -> BidEstimate:
     """Estimate how a ``contract`` declared by ``seat`` holding ``hand`` fares.
 
     Parameters
@@ -213,23 +297,63 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, kn
         or 8 — a mask or card text such as ``"JH 9H AH KS 7C"``.
     contract : the contract bid (``"H"``, ``Contract.ALL_TRUMPS``…); ``seat`` is its declarer.
     seat, dealer : seats 0..3; ``dealer=None`` draws the dealer per layout (so who leads is
-        averaged over); give it when you know your position at the table.
-    known : ``{seat: cards}`` known to be in other hands (or extra cards of your own), e.g. the
-        classic turned card, which goes to the taker: ``known={0: "JH"}``.
-    multiplier : 1, 2 (doubled), 4 (redoubled) — bulgarian only.
+        averaged over); give it when you know your position at the table.  With an auction the
+        dealer follows from it when not given.
+    auction : ``None`` (layouts uniform around the known cards), or the calls so far — the
+        ``auction`` column's letters (``"PH"``: pass, hearts) or a list of call names — made from
+        the seat after ``dealer``.  Then the layouts are those consistent with the calls: each
+        other seat's call is what its ``bidders`` model calls with the layout's 5 cards (exact
+        rejection sampling, :mod:`belot_sim.conditional`).  Either ``seat`` is the seat to call and
+        ``contract`` a legal bid for it, or the auction is over and ``seat``/``contract`` are its
+        declarer and contract (its multiplier is played).  ``hand`` must be the 5 auction cards.
+    bidders : the bidder model of the calls: one name or four of ``random`` (its calls carry no
+        information about its cards), ``heuristic`` (default), ``atlas``; ``bidder_options`` its
+        parameters, as in :func:`belot_sim.simulate`.  The seat's own calls must be what its model
+        calls with ``hand``.
+    known : ``{seat: cards}`` known to be in other hands (or extra cards of your own); not with
+        ``auction``.
+    turned : the classic turned card; it goes to ``seat``, the taker (required with a classic auction).
+    multiplier : 1, 2 (doubled), 4 (redoubled) — bulgarian only (default 1, or the auction's).
     samples : layouts of the unseen cards (uniform among the consistent ones).
     players : one player for all seats or four: ``"dd"`` (default; every seat double-dummy,
         perfect information), ``"pimc"``, ``"hard"``, ``"normal"``, ``"easy"``, ``"random"``.
     rules, seed, threads, worlds : as :func:`belot_sim.simulate` (layout ``i`` depends only on
-        ``(seed, i)``).
+        ``(seed, i)``; with an auction, candidate ``i`` does, and the accepted ones are kept in order).
+    method : ``"sample"`` (play sampled layouts) or ``"atlas"`` (the shipped bid atlas: ``hard``
+        play, no auction, bulgarian rules; instant; the four positions pooled when ``dealer`` is None).
+    max_tries : candidate layouts screened at most with an auction (default ``max(10**6, 1000 *
+        samples)``); fewer than ``min_samples`` (default ``samples``) consistent ones by then raise a
+        ValueError, more are the estimate (``samples``/``accepted`` then say how many).
     progress : show a progress bar on stderr (a dd or pimc estimate of 1000 layouts takes seconds
         to minutes; Ctrl-C stops it within about a second).
 
     Returns a :class:`BidEstimate` (P(made)/P(hanging)/P(inside) with Wilson 95% intervals, mean
-    match and raw points of each team, ``.frame`` one row per layout).
+    match and raw points of each team, ``tried``/``accepted`` layouts, ``.frame`` one row per layout).
     """
-    plan = _bid_plan(hand, [contract], seat=seat, dealer=dealer, known=known, multiplier=multiplier, samples=samples,
-                     players=players, rules=rules, seed=seed, worlds=worlds)
+    rules = Rules.coerce(rules)
+    seat = check_int(seat, "seat", 0, 3)
+    if method not in ("sample", "atlas"):
+        raise ValueError(f"method must be 'sample' or 'atlas', got {method!r}")
+    if method == "atlas":
+        if auction is not None or known is not None or turned is not None:
+            raise ValueError('method="atlas" answers for a hand with no auction and nothing else known')
+        if players not in (None, "hard"):
+            raise ValueError(f'the bid atlas was computed with hard play; players={players!r} needs method="sample"')
+        return _atlas_estimate(hand, rules.check_contract(contract), seat,
+                               None if dealer is None else check_int(dealer, "dealer", 0, 3), rules)
+    players = "dd" if players is None else players
+    if auction is not None:
+        if known is not None:
+            raise ValueError("known= cannot be combined with auction= (give a classic turned card as turned=)")
+        rules, contracts, _, frame, tried, text, accepted = _conditional(
+            hand, [contract], seat=seat, dealer=dealer, auction=auction, bidders=bidders, turned=turned,
+            multiplier=multiplier, samples=samples, players=players, rules=rules, seed=seed, threads=threads,
+            worlds=worlds, max_tries=max_tries, min_samples=min_samples, bidder_options=bidder_options,
+            progress=progress)
+        return _summary(frame, contracts[0], seat, accepted, tried, text)
+    plan = _bid_plan(hand, [contract], seat=seat, dealer=dealer, known=_with_turned(known, turned, seat, rules, hand),
+                     multiplier=1 if multiplier is None else multiplier, samples=samples, players=players,
+                     rules=rules, seed=seed, worlds=worlds)
     threads = check_threads(threads)
     with numba_threads(threads), Progress(check_bool(progress, "progress"), _label("bid estimate", plan),
                                           samples, "layouts") as bar:
@@ -237,9 +361,24 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, kn
     return _summary(frame, plan.contracts[0], plan.seat, plan.samples)
 
 
-def bid_table(hand, *, seat: int = 0, dealer: int | None = None, known=None, samples: int = 1000, players="dd",
-              rules: Rules | str = "bulgarian", seed: int = 0, threads: int | None = None,
-              worlds: int = DEFAULT_WORLDS, contracts=None, min_p_made: float = 0.5,
+def _with_turned(known, turned, seat: int, rules: Rules, hand):
+    """``known`` with a classic turned card added to the taker's (``seat``'s) cards."""
+    if turned is None:
+        return known
+    from .conditional import check_turned
+
+    card = check_turned(turned, rules, to_mask(hand, "hand"))
+    if known is not None and not isinstance(known, Mapping):
+        raise TypeError(f"known must map seats to cards, got {type(known).__name__}")
+    known = dict(known or {})
+    known[seat] = (to_mask(known[seat], "known cards") if seat in known else 0) | 1 << card
+    return known
+
+
+def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, bidders="heuristic", known=None,
+              turned=None, samples: int = 1000, players="dd", rules: Rules | str = "bulgarian", seed: int = 0,
+              threads: int | None = None, worlds: int = DEFAULT_WORLDS, contracts=None, min_p_made: float = 0.5,
+              max_tries: int | None = None, bidder_options: dict | None = None,
               progress: bool = False) -> pd.DataFrame:
     """Every contract of the rules (or ``contracts``) evaluated on **the same** sampled layouts and
     play streams (common random numbers: differences between rows are not sampling noise).
@@ -251,15 +390,29 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, known=None, sam
     ``raw_defenders``.  ``recommended`` marks the call to make: the contract with the best ``ev``
     among those with ``p_made >= min_p_made`` — or no row when passing is best; the call is also
     in ``table.attrs["recommended"]`` (``"pass"`` or a contract).  Arguments as :func:`estimate_bid`
-    (``progress`` counts layouts, each played under every contract).
+    (``progress`` counts layouts, each played under every contract).  With ``auction`` (the calls so
+    far; ``seat`` must be the seat to call) the rows are the contracts it may bid, on layouts
+    consistent with the calls; ``attrs`` then also hold ``auction``, ``tried`` and ``acceptance``.
     """
     min_p_made = check_probability(min_p_made, "min_p_made")
+    if auction is not None:
+        if known is not None:
+            raise ValueError("known= cannot be combined with auction= (give a classic turned card as turned=)")
+        rules, chosen, _, frame, tried, text, samples = _conditional(
+            hand, contracts, seat=check_int(seat, "seat", 0, 3), dealer=dealer, auction=auction, bidders=bidders,
+            turned=turned, multiplier=None, samples=samples, players=players, rules=Rules.coerce(rules), seed=seed,
+            threads=threads, worlds=worlds, max_tries=max_tries, min_samples=None, bidder_options=bidder_options,
+            progress=progress)
+        return _table(frame, rules, chosen, seat, samples, min_p_made,
+                      {"players": players, "hand": format_cards(to_mask(hand, "hand")), "auction": text,
+                       "tried": tried, "acceptance": samples / tried})
+    known = _with_turned(known, turned, check_int(seat, "seat", 0, 3), Rules.coerce(rules), hand)
     plan = _bid_plan(hand, contracts, seat=seat, dealer=dealer, known=known, multiplier=1, samples=samples,
                      players=players, rules=rules, seed=seed, worlds=worlds)
     threads = check_threads(threads)
     with numba_threads(threads), Progress(check_bool(progress, "progress"), _label("bid table", plan), samples,
                                           "layouts") as bar:
-        return _table(plan, _play(plan, bar), min_p_made)
+        return _plan_table(plan, _play(plan, bar), min_p_made)
 
 
 def bid_tables(hands, *, client=None, threads: int | None = None, progress: bool = False, **bid_table_kwargs
@@ -300,7 +453,7 @@ def bid_tables(hands, *, client=None, threads: int | None = None, progress: bool
                                     weights=[p.samples for p in plans])
         else:
             with numba_threads(threads):
-                tables = [_table(plan, _play(plan, bar), min_p_made) for plan in plans]
+                tables = [_plan_table(plan, _play(plan, bar), min_p_made) for plan in plans]
     frame = pd.concat([t.reset_index().assign(hand=t.attrs["hand"]) for t in tables], ignore_index=True)
     return frame[["hand", *[c for c in frame.columns if c != "hand"]]]
 
@@ -312,17 +465,25 @@ _TABLE_ARGUMENTS = {"seat", "dealer", "known", "samples", "players", "rules", "s
 
 def _table_on_worker(plan: BidPlan, min_p_made: float, threads: int | None) -> pd.DataFrame:
     with numba_threads(threads if threads is not None else 1):
-        return _table(plan, _play(plan), min_p_made)
+        return _plan_table(plan, _play(plan), min_p_made)
 
 
-def _table(plan: BidPlan, frame: pd.DataFrame, min_p_made: float) -> pd.DataFrame:
+def _plan_table(plan: BidPlan, frame: pd.DataFrame, min_p_made: float) -> pd.DataFrame:
     """The bid table of ``plan`` from its played layouts."""
+    return _table(frame, plan.rules, plan.contracts, plan.seat, plan.samples, min_p_made,
+                  {"players": plan.players, "hand": plan.hand, "auction": None, "tried": plan.samples,
+                   "acceptance": 1.0})
+
+
+def _table(frame: pd.DataFrame, rules: Rules, contracts, seat: int, samples: int, min_p_made: float,
+           attrs: dict) -> pd.DataFrame:
+    """The bid table of played layouts (one row per layout and contract of ``contracts``), with
+    ``attrs`` (players, hand, auction, tried, acceptance) added to the table's own."""
     from .kernels.batch.estimate import bulgarian_scores
 
-    rules, seat, samples = plan.rules, plan.seat, plan.samples
     team = seat % 2
     rows = {}
-    for contract in plan.contracts:
+    for contract in contracts:
         part = frame[frame["contract"] == str(contract)]
         est = _summary(part, contract, seat, samples)
         row = {"p_made": est.p_made, "p_made_low": est.p_made_ci[0], "p_made_high": est.p_made_ci[1],
@@ -346,8 +507,8 @@ def _table(plan: BidPlan, frame: pd.DataFrame, min_p_made: float) -> pd.DataFram
     eligible = table[table["p_made"] >= min_p_made]
     recommended = str(eligible["ev"].idxmax()) if len(eligible) else "pass"
     table["recommended"] = table.index == recommended
-    table.attrs.update({"recommended": recommended, "samples": samples, "seat": seat,
-                        "players": plan.players, "hand": plan.hand, "rules": rules.family})
+    table.attrs.update({"recommended": recommended, "samples": samples, "seat": seat, "rules": rules.family,
+                        **attrs})
     return table
 
 

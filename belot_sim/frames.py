@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .kernels.core.auction_rules import CALL_NAMES, MAX_CALLS
-from .kernels.core.layouts import DEAL_POINTS, DEAL_SMALL
+from .kernels.core.layouts import AH_HAND, AH_TURNED, DEAL_AUCTION, DEAL_POINTS, DEAL_SMALL
 from .kernels.core.scoring import OUTCOME_NAMES
 from .rules import CONTRACT_CODES
 
@@ -22,6 +22,9 @@ RESULT_COLUMNS = ("trick_points0", "trick_points1", "declared0", "declared1", "b
 #: One row per deal (``simulate``); with an auction the ``auction`` column follows.
 DEAL_COLUMNS = ("deal_id", "dealer", "contract", "declarer", "multiplier", "hand0", "hand1", "hand2", "hand3",
                 *RESULT_COLUMNS)
+#: With an auction, after ``auction``: the 5-card hands it was held on (classic: then the turned card,
+#: ``turned_card``) and the bidding team (0/1, -1 for a void deal).
+AUCTION_HAND_COLUMNS = ("auction_hand0", "auction_hand1", "auction_hand2", "auction_hand3")
 #: One row per call (``calls=True``).
 CALL_COLUMNS = ("deal_id", "index", "seat", "call")
 #: One row per card played (``plays=True``).
@@ -36,10 +39,11 @@ POINT_COLUMNS = tuple(s.name.lower() for s in DEAL_POINTS.slots)
 _SMALL = {s.name: s.offset for s in DEAL_SMALL.slots}
 
 
-def deal_columns(deal_id, small, hands, points, call_codes=None) -> dict:
+def deal_columns(deal_id, small, hands, points, call_codes=None, auction=None, classic: bool = False) -> dict:
     """The deal columns, in order, from the kernel outputs (``small``: rows of ``DEAL_SMALL``,
-    ``points``: rows of ``DEAL_POINTS``); with ``call_codes`` also ``auction``.  ``contract`` and
-    ``outcome`` stay codes (see :func:`categorize`)."""
+    ``points``: rows of ``DEAL_POINTS``); with ``call_codes`` also ``auction``, with ``auction`` (rows
+    of ``DEAL_AUCTION``) also :func:`auction_columns`.  ``contract`` and ``outcome`` stay codes (see
+    :func:`categorize`)."""
     columns = {"deal_id": deal_id, "dealer": small[_SMALL["DEALER"]], "contract": small[_SMALL["CONTRACT"]],
                "declarer": small[_SMALL["DECLARER"]], "multiplier": small[_SMALL["MULTIPLIER"]]}
     for s in range(4):
@@ -51,16 +55,38 @@ def deal_columns(deal_id, small, hands, points, call_codes=None) -> dict:
     names = DEAL_COLUMNS if call_codes is None else (*DEAL_COLUMNS, "auction")
     if call_codes is not None:
         columns["auction"] = auction_text(call_codes, small[_SMALL["CALLS"]])
-    return {name: columns[name] for name in names}
+    out = {name: columns[name] for name in names}
+    if auction is not None:
+        out.update(auction_columns(auction, small[_SMALL["DECLARER"]], classic))
+    return out
 
 
-def empty_deals(auction: bool) -> pd.DataFrame:
-    """A deals frame without rows: the columns and dtypes of ``simulate``'s (``auction`` with bidders)."""
+def auction_columns(auction, declarer, classic: bool) -> dict:
+    """``auction_hand0..3`` (uint32 masks), in classic ``turned_card`` (int8 index), and
+    ``bidding_team``: the declarer's team, -1 for a void deal (never ``declarer % 2``, which would
+    put void deals in team 1)."""
+    columns = {name: auction[AH_HAND + s] for s, name in enumerate(AUCTION_HAND_COLUMNS)}
+    if classic:
+        columns["turned_card"] = auction[AH_TURNED].astype(np.int8)
+    columns["bidding_team"] = bidding_team(declarer)
+    return columns
+
+
+def bidding_team(declarer) -> np.ndarray:
+    """The team of each declarer, -1 where there is none (a void deal): int8."""
+    declarer = np.asarray(declarer)
+    return np.where(declarer >= 0, declarer & 1, -1).astype(np.int8)
+
+
+def empty_deals(auction: bool, classic: bool = False) -> pd.DataFrame:
+    """A deals frame without rows: the columns and dtypes of ``simulate``'s (``auction`` with bidders,
+    ``classic`` for the classic family's ``turned_card``)."""
     small = np.empty((DEAL_SMALL.size, 0), dtype=np.int8)
     points = np.empty((DEAL_POINTS.size, 0), dtype=np.int16)
     calls = np.zeros((0, MAX_CALLS), dtype=np.int8) if auction else None
+    cards = np.zeros((DEAL_AUCTION.size, 0), dtype=np.uint32) if auction else None
     frame = pd.DataFrame(deal_columns(np.empty(0, dtype=np.int64), small, np.empty((4, 0), dtype=np.uint32), points,
-                                      calls))
+                                      calls, cards, classic))
     categorize(frame)
     return frame
 

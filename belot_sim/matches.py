@@ -20,8 +20,8 @@ from .compiling import announce
 from .frames import call_frame, categorize, deal_columns, join_blocks, play_frame
 from .kernels.batch.match import DEAL_ID_STRIDE, MATCH_CHUNK, MAX_MATCH_ID, play_matches
 from .kernels.core.auction_rules import MAX_CALLS
-from .kernels.core.layouts import (D_CALLS, D_DEALER, D_OUTCOME, D_SIZE, M_DEALER, M_DEALS, M_SCORE0, M_SCORE1, M_SIZE,
-                                   M_TARGET, M_WINNER, MT_SIZE, P_SIZE)
+from .kernels.core.layouts import (AH_SIZE, D_CALLS, D_DEALER, D_OUTCOME, D_SIZE, M_DEALER, M_DEALS, M_SCORE0,
+                                   M_SCORE1, M_SIZE, M_TARGET, M_WINNER, MT_SIZE, P_SIZE)
 from .kernels.core.options import flags_of
 from .kernels.core.scoring import VOID
 from .options import bidder_params
@@ -82,8 +82,9 @@ def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="rando
     * ``matches``: one row per match: ``match_id, first_dealer, winner, score0, score1,
       deals`` (played, void ones included), ``target`` (final: valat deals may raise it).
     * ``deals``: one row per deal: ``match_id, deal`` (0.. within the match), the ``simulate``
-      columns ``deal_id, dealer, contract, ..., hanging, auction`` and the match after the
-      deal: ``total0, total1`` (running scores), ``carried`` (hanging points waiting).
+      columns ``deal_id, dealer, contract, ..., hanging, auction, auction_hand0..3, [turned_card,]
+      bidding_team`` and the match after the deal: ``total0, total1`` (running scores),
+      ``carried`` (hanging points waiting).
     """
     plan = plan_matches(rules=rules, players=players, bidders=bidders, seed=seed, worlds=worlds,
                         bidder_options=bidder_options, max_deals=max_deals, plays=plays, calls=calls)
@@ -147,7 +148,7 @@ def plan_matches(*, rules, players, bidders, seed, worlds, bidder_options, max_d
     if bidders is None:
         raise ValueError("simulate_matches needs bidders= (every deal of a match starts with an auction)")
     bidder_array = np.array(bidder_codes(bidders), dtype=np.int64)
-    bid_ints, bid_weights = bidder_params(rules, bidder_options)
+    bid_ints, bid_weights = bidder_params(rules, bidder_options, bidder_array)
     policies = np.array(policy_codes(players), dtype=np.int64)
     worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
     max_deals = check_int(max_deals, "max_deals", 1, DEAL_ID_STRIDE)
@@ -205,10 +206,10 @@ def _play_block(seed, ids, cap, max_deals, args, plays, calls):
     if len(parts) > 1:  # replayed matches were appended: back to match order (deals stay in order)
         order = np.argsort(rows["pos"], kind="stable")
         rows = {name: a[..., order] if name in _COLUMN_MAJOR else a[order] for name, a in rows.items()}
-    return _frames(ids, match_out, rows, plays, calls), cap
+    return _frames(ids, match_out, rows, plays, calls, classic=args[1] == 1), cap
 
 
-_COLUMN_MAJOR = ("small", "hands", "points", "totals")
+_COLUMN_MAJOR = ("small", "hands", "points", "totals", "auction")
 
 
 def _run_kernel(seed, ids, positions, cap, args, record):
@@ -223,15 +224,17 @@ def _run_kernel(seed, ids, positions, cap, args, record):
     points = np.empty((P_SIZE, slots), dtype=np.int16)
     totals = np.empty((MT_SIZE, slots), dtype=np.int32)
     codes = np.zeros((slots, MAX_CALLS), dtype=np.int8)
+    auction = np.zeros((AH_SIZE, slots), dtype=np.uint32)
     shape = (slots, 32) if record else (0, 32)
     seats = np.empty(shape, dtype=np.int8)
     cards = np.empty(shape, dtype=np.int8)
     play_matches(np.uint64(seed), ids, cap, chunk_size, target, family, flags, bidders, bid_ints, bid_weights, policies,
                  worlds, record, match_out, small, hands, points, totals, codes, seats, cards, numba.get_num_threads(),
-                 search_token() if is_searching(policies) else None)
+                 search_token() if is_searching(policies) else None, auction)
     count = np.where(match_out[M_WINNER] >= 0, match_out[M_DEALS], 0)
     keep = (np.arange(cap)[None, :] < count[:, None]).ravel()
     rows = {"small": small[:, keep], "hands": hands[:, keep], "points": points[:, keep], "totals": totals[:, keep],
+            "auction": auction[:, keep],
             "codes": codes[keep], "pos": np.repeat(positions, cap)[keep],
             "deal": np.tile(np.arange(cap, dtype=np.int32), n)[keep]}
     if record:
@@ -240,7 +243,7 @@ def _run_kernel(seed, ids, positions, cap, args, record):
     return match_out, [rows]
 
 
-def _frames(ids, match_out, rows, plays, calls) -> list[pd.DataFrame]:
+def _frames(ids, match_out, rows, plays, calls, classic: bool) -> list[pd.DataFrame]:
     """``[matches, deals]`` (+ plays, calls as asked) of one block; ``contract``/``outcome`` still codes."""
     matches = pd.DataFrame({
         "match_id": ids,
@@ -255,7 +258,8 @@ def _frames(ids, match_out, rows, plays, calls) -> list[pd.DataFrame]:
     deal_id = match_id * DEAL_ID_STRIDE + rows["deal"]
     small = rows["small"]
     columns = {"match_id": match_id, "deal": rows["deal"]}
-    columns.update(deal_columns(deal_id, small, rows["hands"], rows["points"], rows["codes"]))
+    columns.update(deal_columns(deal_id, small, rows["hands"], rows["points"], rows["codes"], rows["auction"],
+                                classic=classic))
     for k, name in enumerate(TOTAL_COLUMNS):
         columns[name] = rows["totals"][k]
     frames = [matches, pd.DataFrame(columns, copy=False)]

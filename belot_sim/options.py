@@ -16,7 +16,7 @@ import numpy as np
 
 from .kernels.core.layouts import BIDDER_INTS, BIDDER_WEIGHTS
 from .kernels.core.options import flags_of
-from .registry import MC_PLAYERS, POLICY_CODES
+from .registry import BIDDER_CODES, MC_PLAYERS, POLICY_CODES
 from .rules import Rules
 
 #: Integer slots set from the rules, not by the user.
@@ -26,8 +26,9 @@ BIDDER_OPTIONS = {
     **{s.name.lower(): (BIDDER_INTS, s) for s in BIDDER_INTS.slots if s.name not in _RULE_SLOTS},
     **{s.name.lower(): (BIDDER_WEIGHTS, s) for s in BIDDER_WEIGHTS.slots},
 }
-_PROBABILITIES = ("pass_prob", "mc_threshold", "mc_double", "mc_redouble")
-MAX_MC_SAMPLES = 100_000
+_PROBABILITIES = ("pass_prob",)
+#: Integer options and their largest value.
+_COUNTS = {"mc_samples": 100_000, "mc_tries": 100_000}
 
 
 def _option_value(name: str, value):
@@ -38,16 +39,19 @@ def _option_value(name: str, value):
         return POLICY_CODES[value.lower()]
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"bidder option {name} must be a number, got {value!r}")
-    if name == "mc_samples" and not (1 <= value <= MAX_MC_SAMPLES and float(value).is_integer()):
-        raise ValueError(f"mc_samples must be an integer in 1..{MAX_MC_SAMPLES}, got {value!r}")
+    if name in _COUNTS and not (1 <= value <= _COUNTS[name] and float(value).is_integer()):
+        raise ValueError(f"{name} must be an integer in 1..{_COUNTS[name]}, got {value!r}")
     if name in _PROBABILITIES and not 0 <= value <= 1:
         raise ValueError(f"{name} is a probability in [0, 1], got {value!r}")
     return value
 
 
-def bidder_params(rules: Rules | str | None = None, options: dict | None = None) -> tuple[np.ndarray, np.ndarray]:
+def bidder_params(rules: Rules | str | None = None, options: dict | None = None,
+                  codes=()) -> tuple[np.ndarray, np.ndarray]:
     """``(ints, weights)``: the defaults with ``options`` applied and the rule flags of ``rules`` (the
-    options the ``mc`` bidder plays its layouts with).  Unknown names or bad values raise."""
+    options the ``mc`` bidder plays its layouts with).  Unknown names or bad values raise.  When the
+    bidder ``codes`` seated include ``atlas``, the bid atlas's table follows the weights
+    (:data:`belot_sim.kernels.core.layouts.ATLAS_ENTRIES`; bulgarian rules only)."""
     if options is not None and not isinstance(options, dict):
         raise TypeError(f"bidder_options must be a dict, got {type(options).__name__}")
     ints, weights = BIDDER_INTS.defaults(), BIDDER_WEIGHTS.defaults()
@@ -59,6 +63,11 @@ def bidder_params(rules: Rules | str | None = None, options: dict | None = None)
         arrays[id(layout)][slot.offset] = _option_value(name, value)
     rules = Rules.coerce("bulgarian" if rules is None else rules)
     ints[BIDDER_INTS["FLAGS"].offset] = flags_of(rules)
+    if BIDDER_CODES["atlas"] in {int(c) for c in codes}:
+        from .atlas import atlas_lookup, check_atlas_rules
+
+        check_atlas_rules(rules, "the atlas bidder")
+        weights = np.concatenate([weights, atlas_lookup()])
     return ints, weights
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from .kernels.bidding.choose import HEURISTIC, MC_BIDDER, RANDOM_BIDDER
+from .kernels.bidding.codes import ATLAS_BIDDER, HEURISTIC, MC_BIDDER, RANDOM_BIDDER
 from .kernels.policies.dispatch import DD, EASY, HARD, NORMAL, PIMC, PIMC_EXACT, RANDOM
 
 #: Player name → one-line description (``players=`` everywhere).
@@ -28,14 +28,19 @@ PLAYERS = MappingProxyType({
 BIDDERS = MappingProxyType({
     "random": "passes with probability pass_prob, else a uniform legal call",
     "heuristic": "a point count of its own 5 cards per contract against thresholds; doubles, redoubles",
-    "mc": "plays sampled layouts around its 5 cards under each candidate call and bids the best made one",
+    "mc": "judges every legal call by its expected match points on layouts consistent with the auction",
+    "atlas": "bids the contract with the best expected match points in the bid atlas for its 5 cards and position",
 })
 
 #: Player name → policy code inside the kernels.
 POLICY_CODES = MappingProxyType({"random": RANDOM, "easy": EASY, "normal": NORMAL, "hard": HARD, "dd": DD,
                                  "pimc": PIMC, "pimc-exact": PIMC_EXACT})
 #: Bidder name → bidder code inside the kernels.
-BIDDER_CODES = MappingProxyType({"random": RANDOM_BIDDER, "heuristic": HEURISTIC, "mc": MC_BIDDER})
+BIDDER_CODES = MappingProxyType({"random": RANDOM_BIDDER, "heuristic": HEURISTIC, "mc": MC_BIDDER,
+                                 "atlas": ATLAS_BIDDER})
+#: Bidders an auction-aware estimate can take as the model of the other seats' calls (``mc`` would
+#: run its own simulations for every layout checked).
+MODEL_BIDDERS = ("random", "heuristic", "atlas")
 #: Players that call the double-dummy solver (need its table; much slower per deal).
 SEARCH_PLAYERS = ("dd", "pimc", "pimc-exact")
 #: Players shown every hand (perfect information); every other player sees only its own.
@@ -67,6 +72,16 @@ def policy_codes(players) -> tuple[int, int, int, int]:
 def bidder_codes(bidders) -> tuple[int, int, int, int]:
     """One bidder name for all seats, or four names (seats 0..3) → four bidder codes."""
     return seat_codes(bidders, BIDDER_CODES, "bidder")
+
+
+def model_codes(bidders) -> tuple[int, int, int, int]:
+    """Bidder names of the model of an auction (:data:`MODEL_BIDDERS`) → four bidder codes."""
+    codes = bidder_codes(bidders)
+    for code in codes:
+        if code == MC_BIDDER:
+            raise ValueError(f"mc cannot be the bidder model of an auction (checking one layout would run mc's own "
+                             f"simulations); use one of {MODEL_BIDDERS}")
+    return codes
 
 
 def is_searching(codes) -> bool:

@@ -19,7 +19,7 @@ from .compiling import announce
 from .frames import call_frame, categorize, deal_columns, play_frame
 from .kernels.batch.rollout import SEARCH_CHUNK, rollout
 from .kernels.core.auction_rules import MAX_CALLS
-from .kernels.core.layouts import D_CALLS, D_DEALER, D_OUTCOME, D_SIZE, P_SIZE
+from .kernels.core.layouts import AH_SIZE, D_CALLS, D_DEALER, D_OUTCOME, D_SIZE, P_SIZE
 from .kernels.core.options import flags_of
 from .kernels.core.scoring import VOID
 from .options import bidder_params
@@ -111,7 +111,7 @@ def plan_deals(*, rules, contract, declarer, players, bidders, seed, plays, mult
         raise ValueError("with bidders the auction decides contract, declarer and multiplier: "
                          "leave contract=, declarer= and multiplier= unset")
     bidder_array = np.array(bidder_codes(bidders), dtype=np.int64) if auction else None
-    bid_ints, bid_weights = bidder_params(rules, bidder_options)
+    bid_ints, bid_weights = bidder_params(rules, bidder_options, () if bidder_array is None else bidder_array)
     calls = check_bool(calls, "calls")
     if calls and not auction:
         raise ValueError("calls=True needs bidders= (there is no auction without bidders)")
@@ -160,9 +160,11 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
         everybody passes is a row with ``outcome="void"`` (no contract, zero points, ``hand0..3``
         the 5-card hands), and the ``auction`` column holds the calls in order, one letter each:
         ``P`` pass, ``C D H S N A`` the contracts (``N`` = NT, ``A`` = AT), ``X`` double, ``R``
-        redouble — e.g. ``"HPXPPP"``.
+        redouble — e.g. ``"HPXPPP"``; ``auction_hand0..3`` hold the 5-card hands the auction was
+        held on (classic: before the turned card is taken; ``turned_card`` is its index) and
+        ``bidding_team`` the declarer's team (-1 for a void deal).
     bidder_options : tunes the bidders, e.g. ``{"pass_prob": 0.8}``, the heuristic's weights and
-        thresholds, ``mc``'s ``mc_samples`` / ``mc_threshold`` (:data:`belot_sim.options.BIDDER_OPTIONS`).
+        thresholds, ``mc``'s ``mc_samples`` / ``mc_z`` (:data:`belot_sim.options.BIDDER_OPTIONS`).
     seed, start : deal ``d`` depends only on ``(seed, d)``, so any ``start``/``n`` split and
         any ``threads`` give identical rows, and different players meet the same cards.
     threads : Numba threads (default: all).
@@ -182,7 +184,8 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
       masks), ``trick_points0/1`` (cards + last trick, NT doubled), ``declared0/1`` (resolved
       sequences + carrés), ``belot0/1``, ``valat`` (team with all tricks or -1), ``raw0/1``,
       ``outcome`` (made/hanging/inside/void), ``score0/1`` (match points), ``hanging`` (points
-      carried out of the deal); ``auction`` with bidders.  Team columns end in 0/1.
+      carried out of the deal); with bidders also ``auction``, ``auction_hand0..3`` (5-card masks),
+      in classic ``turned_card``, and ``bidding_team`` (0/1, -1 when void).  Team columns end in 0/1.
     * plays: ``deal_id, trick (0..7), pos (0..3 within the trick), seat, card`` (card index).
     * calls: ``deal_id, index (0.. within the auction), seat, call`` (categorical).
     """
@@ -236,6 +239,7 @@ class DealArrays:
         self.play_seat = np.empty(shape, dtype=np.int8)
         self.play_card = np.empty(shape, dtype=np.int8)
         self.call_codes = np.zeros((n if auction else 0, MAX_CALLS), dtype=np.int8)
+        self.auction_cards = np.zeros((AH_SIZE, n if auction else 0), dtype=np.uint32)
 
     def play(self, start: int, first: int, last: int) -> None:
         """Play deals ``start + first .. start + last - 1`` into rows ``first .. last - 1``."""
@@ -245,7 +249,7 @@ class DealArrays:
                     len(rules.contracts), plan.declarer, plan.multiplier, int(rules.is_classic), flags_of(rules),
                     plan.policies, plan.worlds, plan.plays, plan.bidders, plan.bid_ints, plan.bid_weights, self.small,
                     self.hands, self.points, self.play_seat, self.play_card, self.call_codes, numba.get_num_threads(),
-                    plan.search_token())
+                    plan.search_token(), self.auction_cards)
 
     def frames(self, start: int, n: int | None = None) -> list[pd.DataFrame]:
         """``[deals]``, plus the plays and calls frames when the plan asks for them, of the first ``n``
@@ -259,7 +263,9 @@ class DealArrays:
         deal_id = np.arange(start, start + n, dtype=np.int64)
         # copy=False: the columns are fresh arrays owned by this frame; copying them would cost
         # more than the whole simulation at these sizes.
-        deals = pd.DataFrame(deal_columns(deal_id, small, hands, points, codes if auction else None), copy=False)
+        columns = (deal_columns(deal_id, small, hands, points, codes, self.auction_cards[:, :n], plan.rules.is_classic)
+                   if auction else deal_columns(deal_id, small, hands, points))
+        deals = pd.DataFrame(columns, copy=False)
         categorize(deals)
         frames = [deals]
         if plan.plays:  # a void deal has no play: its rows of the play arrays were never written

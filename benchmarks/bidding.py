@@ -4,9 +4,14 @@ Run: ``python benchmarks/bidding.py [--repeat 3] [--samples 1000]``.  Each workl
 compile (or load the cache), then timed ``--repeat`` times; the best time is reported.
 
 * ``simulate`` with ``heuristic`` bidders and ``hard`` players, deals/s [>= 50 k on 2 threads];
-* ``simulate`` with ``mc`` bidders (32 layouts per call, played by ``hard``), deals/s;
+* ``simulate`` with ``mc`` bidders (default options: 32 consistent layouts per judged call, played
+  by ``hard``) and ``hard`` players, deals/s [>= 2,000 on 2 threads];
 * ``bid_table`` of a 5-card hand, all six bulgarian contracts x ``--samples`` layouts, seconds,
   with ``hard`` play [<= 1 s] and ``dd`` play [<= 5 s];
+* ``estimate_bid`` (hearts) and ``bid_table`` after the auction ``"PC"`` (seat 2, dealer 3: a pass,
+  then clubs), ``--samples`` accepted layouts under the ``heuristic`` model, ``hard`` play, seconds
+  [<= 0.5 s and <= 1 s], with the acceptance rate (about 6 %: a typical auction; docs/bidding.md
+  gives the spread over the auctions of played deals);
 * ``simulate_matches``: 10 000 matches to 151, heuristic bidders, random players, seconds [< 60 s].
 """
 
@@ -52,11 +57,19 @@ def main(argv: list[str] | None = None) -> int:
     rows.append(("simulate, heuristic bidders + hard players", f"{n / t:,.0f} deals/s", ">= 50,000 deals/s"))
     n_mc = max(1, n // 100)
     t = best_seconds(lambda: bs.simulate(n_mc, bidders="mc", players="hard", seed=1), args.repeat)
-    rows.append(("simulate, mc bidders (32 layouts, hard) + hard players", f"{n_mc / t:,.0f} deals/s", "-"))
+    rows.append(("simulate, mc bidders (32 layouts, hard) + hard players", f"{n_mc / t:,.0f} deals/s",
+                 ">= 2,000 deals/s"))
     for players, target in (("hard", "<= 1 s"), ("dd", "<= 5 s")):
         t = best_seconds(lambda p=players: bs.bid_table(HAND, samples=args.samples, players=p, seed=1),
                          args.repeat if players == "hard" else 1)
         rows.append((f"bid_table {HAND!r}, 6 contracts x {args.samples:,}, {players} play", f"{t:.2f} s", target))
+    auction = dict(seat=2, dealer=3, auction="PC", players="hard", samples=args.samples, seed=1)
+    t = best_seconds(lambda: bs.estimate_bid(HAND, "H", **auction), args.repeat)
+    rate = bs.estimate_bid(HAND, "H", **auction).acceptance
+    rows.append((f"estimate_bid {HAND!r} H after 'PC', {args.samples:,} layouts (acceptance {rate:.1%}), hard",
+                 f"{t:.3f} s", "<= 0.5 s"))
+    t = best_seconds(lambda: bs.bid_table(HAND, **auction), args.repeat)
+    rows.append((f"bid_table {HAND!r} after 'PC', 5 contracts x {args.samples:,}, hard", f"{t:.3f} s", "<= 1 s"))
     m = args.matches
     t = best_seconds(lambda: bs.simulate_matches(m, bidders="heuristic", players="random", seed=1), args.repeat)
     rows.append((f"simulate_matches {m:,} matches to 151, heuristic bidders, random play", f"{t:.2f} s", "< 60 s"))

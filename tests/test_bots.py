@@ -94,7 +94,7 @@ def test_bots_make_simulates_calls_and_cards(rules_name):
 def test_searching_bots_and_mc_bidders_make_simulates_choices(rules_name):
     rules = RULE_SETS[rules_name]
     options = {"mc_samples": 6}
-    assert replay_with_bots(rules, ("pimc", "dd", "pimc", "hard"), ("mc", "heuristic", "random", "mc"), 6, seed=7,
+    assert replay_with_bots(rules, ("pimc", "dd", "pimc", "hard"), ("mc", "heuristic", "random", "mc"), 8, seed=7,
                             worlds=4, bidder_options=options) > 6 * 32
     assert replay_with_bots(rules, "dd", None, 8, seed=8) == 8 * 32
 

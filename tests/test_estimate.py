@@ -220,6 +220,12 @@ def test_cli_bid_prints_the_table(capsys, tmp_path):
     assert out.read_text().count("\n") == 7
     assert cli_main(["bid", "JH 9H", "--samples", "10", "--players", "hard"]) == 2
     assert "5 cards" in capsys.readouterr().err
+    assert cli_main(["bid", HAND5, "--samples", "100", "--players", "hard", "--seat", "2", "--dealer", "3",
+                     "--auction", "PC"]) == 0
+    text = capsys.readouterr().out
+    assert "after 'PC': 100 of" in text and "      C " not in text  # clubs cannot be bid again
+    assert cli_main(["bid", HAND5, "--players", "hard", "--seat", "1", "--dealer", "3", "--auction", "PC"]) == 2
+    assert "not the seat to call" in capsys.readouterr().err
 
 
 def test_every_layout_uses_only_unseen_cards():

@@ -22,7 +22,7 @@ from belot_sim import reference as ref
 from belot_sim.kernels.core.dealing import deal_pack
 from belot_sim.kernels.batch.match import DEAL_ID_STRIDE, first_dealer, match_after_deal
 from belot_sim.kernels.core.scoring import OUTCOME_NAMES
-from belot_sim.frames import DEAL_COLUMNS
+from belot_sim.frames import AUCTION_HAND_COLUMNS, DEAL_COLUMNS
 from helpers import as_reference_row, assert_same_frames, grouped
 
 
@@ -124,7 +124,8 @@ def test_layout_ids_dealers_and_totals():
     seed = 3
     matches, deals = bs.simulate_matches(300, seed=seed, start=1000)
     assert list(matches.columns) == list(matches_module.MATCH_COLUMNS)
-    assert list(deals.columns) == ["match_id", "deal", *DEAL_COLUMNS, "auction", "total0", "total1", "carried"]
+    assert list(deals.columns) == ["match_id", "deal", *DEAL_COLUMNS, "auction", *AUCTION_HAND_COLUMNS, "bidding_team",
+                                   "total0", "total1", "carried"]
     assert matches["match_id"].tolist() == list(range(1000, 1300))
     assert (deals["deal_id"] == deals["match_id"] * DEAL_ID_STRIDE + deals["deal"]).all()
     first = deals["match_id"].map(matches.set_index("match_id")["first_dealer"])

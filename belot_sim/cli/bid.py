@@ -14,7 +14,9 @@ def add_parser(sub) -> None:
                          description="Samples layouts of the unseen cards around HAND (5 cards at auction time, "
                                      "or 8), plays every contract on the same layouts and prints P(made) with a "
                                      "95% Wilson interval, P(hanging), P(inside), the expected match-point "
-                                     "difference (plain, doubled, redoubled) and the recommended call.")
+                                     "difference (plain, doubled, redoubled) and the recommended call. With "
+                                     "--auction the layouts are those consistent with the calls so far under "
+                                     "the --bidders model (HAND: the 5 cards; --seat: the seat to call).")
     bid.add_argument("hand", help='the cards, e.g. "JH 9H AH KS 7C"')
     bid.add_argument("--samples", type=positive_int, default=1000, help="layouts (default 1000)")
     bid.add_argument("--players", type=players_value, default="dd",
@@ -24,6 +26,9 @@ def add_parser(sub) -> None:
     bid.add_argument("--dealer", type=seat, default=None, help="the dealer 0..3 (default: random per layout)")
     bid.add_argument("--known", action="append", metavar="SEAT:CARDS",
                      help="cards known to be in a seat, e.g. 0:JH for a classic turned card you take (repeatable)")
+    bid.add_argument("--auction", help='the calls so far as the auction column\'s letters, e.g. PC (pass, clubs)')
+    bid.add_argument("--bidders", default="heuristic",
+                     help="the bidder model of the calls with --auction: heuristic (default), atlas, random")
     add_rules(bid)
     bid.add_argument("--csv", help="also write the table to this CSV file")
     add_run_options(bid)
@@ -40,11 +45,15 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--known takes SEAT:CARDS such as 0:JH, got {item!r}")
         known[int(seat)] = (known.get(int(seat), "") + " " + cards).strip()
     start = time.perf_counter()
+    auction = {} if args.auction is None else {"auction": args.auction, "bidders": args.bidders}
     table = bid_table(args.hand, seat=args.seat, dealer=args.dealer, known=known or None, samples=args.samples,
                       players=args.players, rules=rules_of(args), seed=args.seed, threads=args.threads,
-                      worlds=args.worlds, progress=progress_of(args))
+                      worlds=args.worlds, progress=progress_of(args), **auction)
     elapsed = time.perf_counter() - start
     print(format_bid_table(table))
+    if args.auction is not None:
+        print(f"after {table.attrs['auction']!r}: {table.attrs['samples']:,} of {table.attrs['tried']:,} layouts "
+              f"consistent ({table.attrs['acceptance']:.1%})")
     print(f"({elapsed:.2f} s, compilation included on a first run)")
     write_csv(table, args.csv)
     return 0

@@ -64,8 +64,13 @@ def simulate_reference(n: int, rules: Rules, seed: int, contract: str | None = N
 
 
 def summary_table(deals: pd.DataFrame) -> pd.DataFrame:
-    """Per-contract outcome rates (%) and mean raw points of the bidding and defending teams."""
-    bidding_team = deals["declarer"] % 2
+    """Per-contract outcome rates (%) and mean raw points of the bidding and defending teams (void
+    deals, which have neither, are left out)."""
+    from ..frames import bidding_team as team_of
+
+    bidding_team = team_of(deals["declarer"].to_numpy())
+    deals = deals[bidding_team >= 0]
+    bidding_team = bidding_team[bidding_team >= 0]
     table = pd.DataFrame({
         "contract": deals["contract"].astype(str),
         "made": deals["outcome"] == "made",

@@ -9,10 +9,12 @@ from numba import njit
 from ..bidding.auction_loop import run_auction_params
 from ..core.dealing import TURNED_CARD, auction_hands, classic_final_hands, hands_from_pack
 from ..core.options import ALL_NO_TRUMPS
-from ..core.layouts import (A_SIZE, D_CALLS, D_CONTRACT, D_DEALER, D_DECLARER, D_MULTIPLIER, D_OUTCOME, D_VALAT,
+from ..core.layouts import (A_SIZE, AH_HAND, AH_TURNED, D_CALLS, D_CONTRACT, D_DEALER, D_DECLARER, D_MULTIPLIER,
+                            D_OUTCOME, D_VALAT,
                             P_BELOT0, P_BELOT1, P_DECLARED0, P_DECLARED1, P_HANGING, P_RAW0, P_RAW1, P_SCORE0, P_SCORE1,
                             P_TRICK_POINTS0, P_TRICK_POINTS1, R_BELOT0, R_BELOT1, R_DECLARED0, R_DECLARED1, R_HANGING,
-                            R_OUTCOME, R_RAW0, R_RAW1, R_SCORE0, R_SCORE1, R_TRICK_POINTS0, R_TRICK_POINTS1, R_VALAT)
+                            NO_TURNED_CARD, R_OUTCOME, R_RAW0, R_RAW1, R_SCORE0, R_SCORE1, R_TRICK_POINTS0,
+                            R_TRICK_POINTS1, R_VALAT)
 from ..core.rng import AUCTION_STREAM, PLAY_STREAM, WORLD_STREAM, stream_start
 from ..core.scoring import VOID
 from ..play_loop import play_deal
@@ -50,6 +52,16 @@ def store_result(small_out, points_out, i, dealer, contract, declarer, multiplie
     points_out[P_SCORE0, i] = r[R_SCORE0]
     points_out[P_SCORE1, i] = r[R_SCORE1]
     points_out[P_HANGING, i] = r[R_HANGING]
+
+
+@njit(cache=True, inline="always")
+def store_auction(auction_out, i, hands5, pack, family):
+    """Column ``i`` of ``auction_out`` (uint32[AH_SIZE, n], rows as
+    :data:`~belot_sim.kernels.core.layouts.DEAL_AUCTION`): the 5-card hands the auction was held on
+    and, in classic, the turned card."""
+    for s in range(4):
+        auction_out[AH_HAND + s, i] = hands5[s]
+    auction_out[AH_TURNED, i] = pack[TURNED_CARD] if family == 1 else NO_TURNED_CARD
 
 
 @njit(cache=True)

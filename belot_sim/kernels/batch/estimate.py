@@ -1,5 +1,6 @@
 """Bid estimates: play many layouts of the unseen cards around known cards, each under several
-contracts (common random numbers), in parallel.
+contracts (common random numbers), in parallel; with an auction, screen candidate layouts for the
+ones consistent with it first (:mod:`belot_sim.kernels.bidding.consistent`).
 
 Everything here takes arrays and scalars; :mod:`belot_sim.estimate` is the pandas edge.
 """
@@ -9,16 +10,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..core.dealing import fill_hands
+from ..bidding.consistent import draw_pack, first_mismatch
+from ..core.dealing import TURNED_CARD, auction_hands, classic_final_hands, fill_hands, hands_from_pack
+from ..core.layouts import A_SIZE
 from ..core.rng import DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, below, stream_start
 from ..core.work import next_chunk, workers
 from ..core.scoring import score_bulgarian
 from ..play_loop import play_deal, play_scratch
 from ..policies.scratch import start_deal
-from .deal import store_result
+from .deal import store_auction, store_result
 from .rollout import SEARCH_CHUNK
 
 CHUNK = 64  # layouts a worker takes at a time with plain players (SEARCH_CHUNK with dd/pimc; core/work.py)
+SCREEN_CHUNK = 1024  # candidate layouts per parallel work item of screen_layouts (a check takes ~0.3 us)
 
 
 @njit(cache=True)
@@ -85,3 +89,72 @@ def bulgarian_scores(contracts, raw_bidding, raw_defenders, multiplier, trailing
         out[0, i] = b
         out[1, i] = d
         out[2, i] = h
+
+
+@njit(cache=True, parallel=True)
+def screen_layouts(seed, start, n, fixed_pack, free, calls, dealer, family, all_no_trumps, models, skip_seat, weights,
+                   accept_out):
+    """Candidate layouts ``start .. start+n-1``: ``accept_out[i]`` is 1 when the pack of candidate
+    ``start + i`` (:func:`auction_pack`) replays ``calls`` under the bidder ``models``
+    (:func:`~belot_sim.kernels.bidding.consistent.first_mismatch`; ``skip_seat``'s calls are not
+    checked), else 0."""
+    turned_card = fixed_pack[TURNED_CARD] if family == 1 else -1
+    n_chunks = (n + SCREEN_CHUNK - 1) // SCREEN_CHUNK
+    for chunk in prange(n_chunks):
+        pack = np.empty(32, dtype=np.int64)
+        work = np.empty(32, dtype=np.int64)
+        hands5 = np.empty(4, dtype=np.int64)
+        state = np.empty(A_SIZE, dtype=np.int64)
+        for i in range(chunk * SCREEN_CHUNK, min(n, (chunk + 1) * SCREEN_CHUNK)):
+            auction_pack(seed, start + i, fixed_pack, free, work, pack)
+            auction_hands(pack, dealer, hands5)
+            accept_out[i] = first_mismatch(calls, len(calls), hands5, dealer, family, all_no_trumps, turned_card,
+                                           models, skip_seat, state, weights) < 0
+
+
+@njit(cache=True)
+def auction_pack(seed, candidate, fixed_pack, free, work, pack):
+    """The pack of candidate layout ``candidate``: the ``fixed_pack`` positions, the ``free`` cards
+    shuffled into the others from the candidate's own stream."""
+    draw_pack(stream_start(seed, candidate, DEAL_STREAM), fixed_pack, free, work, pack)
+
+
+@njit(cache=True, parallel=True)
+def auction_rollout(seed, candidates, fixed_pack, free, contracts, declarer, dealer, multiplier, family, flags,
+                    policies, worlds, small_out, hands_out, points_out, auction_out, search):
+    """Play the packs of ``candidates`` (accepted by :func:`screen_layouts`) once per contract, as
+    :func:`estimate_rollout` plays its layouts: row ``i * len(contracts) + k`` is candidate
+    ``candidates[i]`` under ``contracts[k]``, dealt to the seats as a deal with that dealer and
+    declarer is (docs/rules.md §12.1), played with the candidate's own play and world streams.
+    ``auction_out`` uint32[AH_SIZE, rows] receives the auction-time cards."""
+    n = len(candidates)
+    k_contracts = len(contracts)
+    chunk_size = SEARCH_CHUNK if search is not None else CHUNK
+    n_chunks = (n + chunk_size - 1) // chunk_size
+    for chunk in prange(n_chunks):
+        pack = np.empty(32, dtype=np.int64)
+        work = np.empty(32, dtype=np.int64)
+        hands5 = np.empty(4, dtype=np.int64)
+        hands = np.empty(4, dtype=np.int64)
+        played = np.empty(4, dtype=np.int64)
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds, search)
+        for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
+            layout = candidates[i]
+            auction_pack(seed, layout, fixed_pack, free, work, pack)
+            auction_hands(pack, dealer, hands5)
+            if family == 1:
+                classic_final_hands(pack, dealer, declarer, hands)
+            else:
+                hands_from_pack(pack, dealer, hands)
+            for k in range(k_contracts):
+                row = i * k_contracts + k
+                for s in range(4):
+                    played[s] = hands[s]
+                    hands_out[s, row] = hands[s]
+                store_auction(auction_out, row, hands5, pack, family)
+                if search is not None:
+                    start_deal(scratch, stream_start(seed, layout, WORLD_STREAM))
+                r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, flags, policies,
+                              stream_start(seed, layout, PLAY_STREAM), belot_open, view, False, no_record, no_record,
+                              ctx, tt, scratch, search)
+                store_result(small_out, points_out, row, dealer, contracts[k], declarer, multiplier, 0, r)

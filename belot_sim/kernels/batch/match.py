@@ -23,7 +23,7 @@ from ..core.rng import MATCH_STREAM, below, stream_start
 from ..core.work import next_chunk, workers
 from ..core.scoring import HANGING, MADE, VOID
 from ..play_loop import play_scratch
-from .deal import auction_and_play, deal_scratch, store_result
+from .deal import auction_and_play, deal_scratch, store_auction, store_result
 
 #: Deal ids of match ``m`` are ``m * DEAL_ID_STRIDE + k`` (``k`` = deal number, below the stride).
 DEAL_ID_STRIDE = 1 << 20
@@ -90,7 +90,7 @@ def match_after_deal(total0, total1, target, carried, outcome, declarer, score0,
 def play_matches(seed, match_ids, cap, chunk_size, target, family, flags, bidders, bid_ints, bid_weights, policies,
                  worlds, record,
                  match_out, small_out, hands_out, points_out, totals_out, calls_out, play_seat_out, play_card_out,
-                 n_workers, search):
+                 n_workers, search, auction_out):
     """Play the matches ``match_ids`` (int64[n]); each gets ``cap`` deal slots in the outputs.
     ``search``: ``None`` unless a seat plays ``dd``/``pimc``; ``n_workers`` as in :func:`.rollout.rollout`.
 
@@ -101,7 +101,8 @@ def play_matches(seed, match_ids, cap, chunk_size, target, family, flags, bidder
     after the deal (``MATCH_TOTALS``); ``match_out`` int64[M_SIZE, n] (``MATCH_OUT``).  A match
     still undecided after ``cap`` deals stops there with winner -1 (the caller plays it again with
     more room).  ``chunk_size``: matches a worker takes at a time (``MATCH_CHUNK``; 1 when deals are
-    slow, to keep every thread busy to the end; core/work.py).
+    slow, to keep every thread busy to the end; core/work.py).  ``auction_out`` uint32[AH_SIZE, slots]:
+    each deal's auction-time cards (:func:`.deal.store_auction`).
     """
     n = len(match_ids)
     n_chunks = (n + chunk_size - 1) // chunk_size
@@ -136,6 +137,7 @@ def play_matches(seed, match_ids, cap, chunk_size, target, family, flags, bidder
                         r[R_HANGING], r[R_VALAT], family)
                     for s in range(4):
                         hands_out[s, slot] = hands[s]
+                    store_auction(auction_out, slot, hands5, pack, family)
                     store_result(small_out, points_out, slot, dealer, contract, declarer, multiplier, n_calls, r)
                     totals_out[MT_TOTAL0, slot] = total0
                     totals_out[MT_TOTAL1, slot] = total1

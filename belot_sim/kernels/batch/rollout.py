@@ -17,7 +17,7 @@ from ..core.rng import CONTRACT_STREAM, PLAY_STREAM, WORLD_STREAM, below, stream
 from ..core.work import next_chunk, workers
 from ..play_loop import play_deal, play_scratch
 from ..policies.scratch import start_deal
-from .deal import auction_and_play, deal_scratch, store_result
+from .deal import auction_and_play, deal_scratch, store_auction, store_result
 
 CHUNK = 512  # deals a worker takes at a time (core/work.py)
 #: The same when a deal costs milliseconds (a searching player, an mc bidder): one deal at a time,
@@ -39,7 +39,7 @@ def slow_bidders(bidders):
 @njit(cache=True, parallel=True, nogil=True)
 def rollout(seed, start, first, n, contracts, random_contract, n_contracts, fixed_declarer, multiplier, family, flags,
             policies, worlds, record, bidders, bid_ints, bid_weights, small_out, hands_out, points_out, play_seat_out,
-            play_card_out, calls_out, n_workers, search):
+            play_card_out, calls_out, n_workers, search, auction_out):
     """Play deals ``start + first .. start + n - 1`` into columns ``first .. n - 1`` of column-major
     outputs (of at least ``n`` columns: a run in blocks fills one set of outputs).
 
@@ -62,6 +62,9 @@ def rollout(seed, start, first, n, contracts, random_contract, n_contracts, fixe
     Numba compiles one kernel per combination of these types and prunes the branches for ``None``
     before typing, so a plain simulation never compiles the bidders or the solver (a cold start
     stays short).
+
+    ``auction_out`` uint32[AH_SIZE, n] (rows :data:`~belot_sim.kernels.core.layouts.DEAL_AUCTION`)
+    receives, with ``bidders``, the 5-card hands of the auction and the classic turned card.
     """
     searching = search is not None
     chunk_size = SEARCH_CHUNK if searching or slow_bidders(bidders) else CHUNK
@@ -104,5 +107,6 @@ def rollout(seed, start, first, n, contracts, random_contract, n_contracts, fixe
                         seats, cards, ctx, tt, scratch, search)
                     for s in range(4):
                         hands_out[s, i] = hands[s]
+                    store_auction(auction_out, i, hands5, pack, family)
                 store_result(small_out, points_out, i, dealer, contract, declarer, deal_multiplier, n_calls, r)
             chunk = next_chunk(counter)

@@ -1,7 +1,7 @@
 """Which bidder calls: the kernels' dispatch by bidder code, the entry point of the auction loop.
 
 A bidder sees only: the legal-call mask, its 5-card hand, its seat, the auction state (contract,
-declarer, multiplier, round — all public), the family, the classic turned card (public), the
+declarer, multiplier, round, the calls so far — all public), the family, the classic turned card (public), the
 bidder parameters and one uniform 32-bit random value (``mc`` seeds its layouts with it).
 Python names bidders by string (:data:`belot_sim.registry.BIDDERS`).
 """
@@ -11,12 +11,13 @@ from __future__ import annotations
 from numba import njit
 
 from ..core.auction_rules import PASS
+from .atlas_bidder import atlas_call
+from .codes import ATLAS_BIDDER, HEURISTIC, MC_BIDDER, RANDOM_BIDDER
 from .heuristic import heuristic_call
 from .mc import mc_call
 from .random_bidder import random_call
 
-#: Bidder codes inside the kernels.
-RANDOM_BIDDER, HEURISTIC, MC_BIDDER = 0, 1, 2
+__all__ = ["ATLAS_BIDDER", "HEURISTIC", "MC_BIDDER", "RANDOM_BIDDER", "choose_call"]
 
 
 @njit(cache=True)
@@ -35,4 +36,6 @@ def choose_call(bidder, legal, r32, hand5, seat, state, family, turned_card, int
         return heuristic_call(legal, hand5, seat, state, family, turned_card, weights)
     if bidder == MC_BIDDER:
         return mc_call(legal, r32, hand5, seat, state, family, turned_card, ints, weights)
+    if bidder == ATLAS_BIDDER:
+        return atlas_call(legal, hand5, seat, state, family, turned_card, weights)
     return PASS

@@ -44,7 +44,8 @@ from numba import njit
 
 from ..core.auction_rules import DOUBLE, PASS, REDOUBLE
 from ..core.bits import popcount
-from ..core.layouts import (A_CONTRACT, A_DECLARER, BW_AT_9, BW_AT_9_BARE, BW_AT_A, BW_AT_J, BW_BELOT, BW_DECL,
+from ..core.layouts import (A_CONTRACT, A_DECLARER, BW_AT_9, BW_AT_9_BARE, BW_AT_A, BW_AT_BELOT, BW_AT_DECL, BW_AT_J,
+                            BW_BELOT, BW_DECL,
                             BW_DOUBLE_MARGIN, BW_NT_A, BW_NT_LONG, BW_NT_T, BW_NT_T_BARE, BW_OVER_PARTNER,
                             BW_REDOUBLE_MARGIN, BW_SIDE_A, BW_SIDE_T, BW_SIDE_T_BARE, BW_THR_AT, BW_THR_NT, BW_THR_SUIT,
                             BW_TRUMP_9, BW_TRUMP_A, BW_TRUMP_J, BW_TRUMP_KQ, BW_TRUMP_LEN, BW_TRUMP_T)
@@ -115,9 +116,9 @@ def at_value(hand, with_declarations, weights):
         if _bit(byte, RANK_9):
             value += weights[BW_AT_9] if jack else weights[BW_AT_9_BARE]
         if _bit(byte, RANK_K) and _bit(byte, RANK_Q):
-            value += weights[BW_BELOT]
+            value += weights[BW_AT_BELOT]
     if with_declarations:
-        value += weights[BW_DECL] * declaration_points(hand) / 100.0
+        value += weights[BW_AT_DECL] * declaration_points(hand) / 100.0
     return value
 
 

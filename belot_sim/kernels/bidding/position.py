@@ -14,7 +14,7 @@ import numpy as np
 from numba import njit
 
 from ..core.auction_rules import FAMILY_CLASSIC, N_CODES, PASS, legal_calls
-from ..core.layouts import A_N_CALLS, A_SIZE, A_TO_MOVE
+from ..core.layouts import A_CALLS, A_N_CALLS, A_TO_MOVE
 from ..core.rng import AUCTION_STREAM, GOLDEN, fold, next_u64, nth_r32, stream_start
 from .choose import choose_call
 
@@ -29,7 +29,7 @@ def bot_call(bidder, state, hand5, turned_card, family, all_no_trumps, ints, wei
         r32 = nth_r32(stream_start(seed, deal_id, AUCTION_STREAM), state[A_N_CALLS])
     else:
         key = fold(fold(GOLDEN * np.uint64(seat + 1), hand5), turned_card)
-        for i in range(A_SIZE):
+        for i in range(A_CALLS):  # the state without its history (the calls only led to it)
             key = fold(key, state[i])
         _, u = next_u64(stream_start(seed, key, AUCTION_STREAM))
         r32 = u >> np.uint64(32)

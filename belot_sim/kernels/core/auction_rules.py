@@ -34,8 +34,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .layouts import (A_CONTRACT, A_DEALER, A_DECLARER, A_FAMILY, A_MULTIPLIER, A_N_CALLS, A_OVER, A_PASSES, A_ROUND,
-                      A_TO_MOVE, A_TURNED, A_VOID)
+from .layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A_FAMILY, A_MULTIPLIER, A_N_CALLS, A_OVER, A_PASSES,
+                      A_ROUND, A_TO_MOVE, A_TURNED, A_VOID, MAX_AUCTION_CALLS)
 
 # --- call codes -----------------------------------------------------------------------
 PASS, CALL_C, CALL_D, CALL_H, CALL_S, CALL_NT, CALL_AT, DOUBLE, REDOUBLE = 0, 1, 2, 3, 4, 5, 6, 7, 8
@@ -44,7 +44,7 @@ N_CODES = 9
 CALL_NAMES = ("pass", "C", "D", "H", "S", "NT", "AT", "double", "redouble")
 CALL_OF_NAME = {name: code for code, name in enumerate(CALL_NAMES)}
 #: Upper bound on the number of calls in any auction (derivation in the module docstring).
-MAX_CALLS = 58
+MAX_CALLS = MAX_AUCTION_CALLS
 
 FAMILY_BULGARIAN, FAMILY_CLASSIC = 0, 1
 
@@ -111,6 +111,7 @@ def apply_call(state, code, family, all_no_trumps, turned_suit):
     only make calls drawn from the legal mask, so no check is repeated here.
     """
     seat = state[A_TO_MOVE]
+    state[A_CALLS + state[A_N_CALLS]] = code  # the history the mc bidder replays
     state[A_N_CALLS] += 1
     state[A_TO_MOVE] = (seat + 1) & 3
     if family == FAMILY_CLASSIC:

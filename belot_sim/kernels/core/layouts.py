@@ -20,6 +20,7 @@ layout                 prefix    array
 :data:`BIDDER_WEIGHTS` ``BW_``   real-valued bidder parameters (weights, thresholds, probabilities)
 :data:`DEAL_SMALL`     ``D_``    rows of a batch's small per-deal outputs (``int8[rows, n]``)
 :data:`DEAL_POINTS`    ``P_``    rows of a batch's point outputs (``int16[rows, n]``)
+:data:`DEAL_AUCTION`   ``AH_``   rows of a batch's auction-time cards (``uint32[rows, n]``)
 :data:`MATCH_OUT`      ``M_``    rows of a match batch's per-match outputs (``int64[rows, n]``)
 :data:`MATCH_TOTALS`   ``MT_``   rows of a match batch's running totals (``int32[rows, deals]``)
 :data:`PLAYED_DEAL`    ``R_``    positions in the tuple :func:`belot_sim.kernels.play_loop.play_deal` returns
@@ -98,6 +99,9 @@ class Layout:
 
 # --- an auction in progress -------------------------------------------------------------------
 
+#: No auction has more calls (the proof is in :mod:`.auction_rules`, which exports it as ``MAX_CALLS``).
+MAX_AUCTION_CALLS = 58
+
 AUCTION = Layout("A_", np.int64, "auction state", (
     ("CONTRACT", 1, "current (highest) contract 0..5, -1 while nobody has bid / taken"),
     ("DECLARER", 1, "seat that made the current contract call, -1 if none"),
@@ -111,6 +115,7 @@ AUCTION = Layout("A_", np.int64, "auction state", (
     ("TO_MOVE", 1, "the seat to call next"),
     ("FAMILY", 1, "0 bulgarian, 1 classic"),
     ("TURNED", 1, "classic: suit of the turned card (-1 in bulgarian)"),
+    ("CALLS", MAX_AUCTION_CALLS, "the call codes made so far, in order (the rest is not read)"),
 ))
 
 # --- the public view of a deal ------------------------------------------------------------------
@@ -227,42 +232,56 @@ MAX_GEN = (1 << 23) - 1
 # --- bidder parameters ----------------------------------------------------------------------------
 
 BIDDER_INTS = Layout("BI_", np.int64, "integer bidder parameters", (
-    ("MC_SAMPLES", 1, "mc: layouts per candidate call", 32),
+    ("MC_SAMPLES", 1, "mc: layouts consistent with the auction per call", 32),
     ("MC_PLAYER", 1, "mc: policy code that plays the layouts (random/easy/normal/hard)", 3),
+    ("MC_TRIES", 1, "mc: layouts drawn per wanted layout before it gives up on the rest", 40),
     ("FLAGS", 1, "the deal's rule options (kernels/core/options.py), for mc's playouts", 0b100110),
 ))
 
+#: The heuristic's weights and thresholds are fitted on simulated deals (scripts/tune_heuristic.py,
+#: docs/bidding.md): a contract's margin ``value - threshold`` is its predicted match-point gain.
 BIDDER_WEIGHTS = Layout("BW_", np.float64, "bidder weights and thresholds", (
     ("PASS_PROB", 1, "random bidder: probability of passing", 0.6),
-    ("THR_SUIT", 1, "heuristic: threshold of a suit contract", 10.0),
-    ("THR_NT", 1, "heuristic: threshold of no trumps", 12.0),
-    ("THR_AT", 1, "heuristic: threshold of all trumps", 13.0),
-    ("DOUBLE_MARGIN", 1, "double: value of their contract for my hand >= threshold + this", 2.0),
-    ("REDOUBLE_MARGIN", 1, "redouble: value of our contract >= threshold + this", 4.0),
+    ("THR_SUIT", 1, "heuristic: threshold of a suit contract", 12.69),
+    ("THR_NT", 1, "heuristic: threshold of no trumps", 14.83),
+    ("THR_AT", 1, "heuristic: threshold of all trumps", 17.59),
+    ("DOUBLE_MARGIN", 1, "double: value of their contract for my hand >= threshold + this", 4.25),
+    ("REDOUBLE_MARGIN", 1, "redouble: value of our contract >= threshold + this", 9.0),
     ("OVER_PARTNER", 1, "margin needed to overbid the own team's contract", 3.0),
-    ("TRUMP_J", 1, "weight of the trump jack", 5.0),
-    ("TRUMP_9", 1, "weight of the trump nine", 4.0),
-    ("TRUMP_A", 1, "weight of the trump ace", 2.5),
-    ("TRUMP_T", 1, "weight of the trump ten", 1.5),
-    ("TRUMP_KQ", 1, "weight of the trump king and queen, each", 0.5),
-    ("TRUMP_LEN", 1, "weight per trump held", 1.0),
-    ("SIDE_A", 1, "weight of a side ace", 2.5),
-    ("SIDE_T", 1, "weight of a side ten with its ace", 1.0),
-    ("SIDE_T_BARE", 1, "weight of a side ten without its ace", 0.5),
-    ("NT_A", 1, "NT: weight of an ace", 4.0),
-    ("NT_T", 1, "NT: weight of a ten with its ace", 2.0),
-    ("NT_T_BARE", 1, "NT: weight of a ten without its ace", 1.0),
-    ("NT_LONG", 1, "NT: weight per card beyond two in an ace-headed suit", 1.0),
-    ("AT_J", 1, "AT: weight of a jack", 5.0),
-    ("AT_9", 1, "AT: weight of a nine with its jack", 3.0),
-    ("AT_9_BARE", 1, "AT: weight of a nine without its jack", 2.0),
-    ("AT_A", 1, "AT: weight of an ace", 1.0),
-    ("BELOT", 1, "weight of a K+Q pair of a trump suit", 1.5),
-    ("DECL", 1, "weight per 100 points of sequences/carrés within the hand (bulgarian)", 2.0),
-    ("MC_THRESHOLD", 1, "mc: bid a contract made in at least this fraction of the layouts", 0.55),
-    ("MC_DOUBLE", 1, "mc: double when the opponents make their contract in at most this fraction", 0.3),
-    ("MC_REDOUBLE", 1, "mc: redouble when the own contract is made in at least this fraction", 0.85),
+    ("TRUMP_J", 1, "weight of the trump jack", 6.64),
+    ("TRUMP_9", 1, "weight of the trump nine", 3.75),
+    ("TRUMP_A", 1, "weight of the trump ace", 1.82),
+    ("TRUMP_T", 1, "weight of the trump ten", 1.34),
+    ("TRUMP_KQ", 1, "weight of the trump king and queen, each", 1.14),
+    ("TRUMP_LEN", 1, "weight per trump held", 1.97),
+    ("SIDE_A", 1, "weight of a side ace", 2.17),
+    ("SIDE_T", 1, "weight of a side ten with its ace", 0.85),
+    ("SIDE_T_BARE", 1, "weight of a side ten without its ace", 0.48),
+    ("NT_A", 1, "NT: weight of an ace", 6.71),
+    ("NT_T", 1, "NT: weight of a ten with its ace", 4.86),
+    ("NT_T_BARE", 1, "NT: weight of a ten without its ace", 3.09),
+    ("NT_LONG", 1, "NT: weight per card beyond two in an ace-headed suit", 0.57),
+    ("AT_J", 1, "AT: weight of a jack", 7.62),
+    ("AT_9", 1, "AT: weight of a nine with its jack", 5.64),
+    ("AT_9_BARE", 1, "AT: weight of a nine without its jack", 2.9),
+    ("AT_A", 1, "AT: weight of an ace", 0.67),
+    ("BELOT", 1, "weight of a K+Q pair of the trump suit", 1.79),
+    ("DECL", 1, "weight per 100 points of sequences/carres within the hand (bulgarian suit contracts)", 15.33),
+    ("AT_BELOT", 1, "AT: weight of a K+Q pair of any suit", 1.89),
+    ("AT_DECL", 1, "AT: weight per 100 points of sequences/carres within the hand (bulgarian)", 13.79),
+    ("MC_WINDOW", 1, "mc: a contract is judged when its heuristic margin is within this of the heuristic's need", 4.0),
+    ("MC_Z", 1, "mc: a call replaces the heuristic's when its mean gain exceeds this many standard errors", 1.0),
+    ("MC_MARGIN", 1, "mc: ... and exceeds this many match points per deal", 0.0),
+    ("ATLAS_MIN_EV", 1, "atlas: bid a contract whose expected match-point difference is at least this", 0.0),
+    ("ATLAS_OVER_PARTNER", 1, "atlas: the same, to overbid the own team's contract", 3.0),
 ))
+
+#: The bid atlas table the ``atlas`` bidder reads follows the weights (``weights[BW_SIZE:]``) when an
+#: atlas bidder is seated: the expected match-point difference of every 5-card hand (by its rank in
+#: the combinatorial number system, ``ATLAS_HANDS`` of them) for each contract 0..5 and seat position
+#: 0..3 after the dealer, at ``[rank * 24 + contract * 4 + position]`` (belot_sim/atlas.py).
+ATLAS_HANDS = 201_376
+ATLAS_ENTRIES = ATLAS_HANDS * 24
 
 # --- batch outputs --------------------------------------------------------------------------------
 
@@ -289,6 +308,13 @@ DEAL_POINTS = Layout("P_", np.int16, "per-deal points (int16 rows, named as the 
     ("SCORE1", 1, "match points of team 1 from this deal"),
     ("HANGING", 1, "points carried out of this deal"),
 ))
+
+DEAL_AUCTION = Layout("AH_", np.uint32, "the cards seen at auction time (uint32 rows)", (
+    ("HAND", 4, "each seat's 5-card hand during the auction"),
+    ("TURNED", 1, "classic: the turned card's index (NO_TURNED_CARD in bulgarian)"),
+))
+#: The ``AH_TURNED`` row of a bulgarian deal (there is no turned card).
+NO_TURNED_CARD = 32
 
 MATCH_OUT = Layout("M_", np.int64, "per-match outputs (int64 rows)", (
     ("DEALER", 1, "dealer of the first deal"),
@@ -322,8 +348,8 @@ PLAYED_DEAL = Layout("R_", np.int64, "the tuple play_deal returns (positions; a 
     ("HANGING", 1, "points carried out of the deal"),
 ))
 
-LAYOUTS = (AUCTION, VIEW, HISTORY, SCRATCH, SOLVER_CTX, BIDDER_INTS, BIDDER_WEIGHTS, DEAL_SMALL, DEAL_POINTS, MATCH_OUT,
-           MATCH_TOTALS, PLAYED_DEAL)
+LAYOUTS = (AUCTION, VIEW, HISTORY, SCRATCH, SOLVER_CTX, BIDDER_INTS, BIDDER_WEIGHTS, DEAL_SMALL, DEAL_POINTS,
+           DEAL_AUCTION, MATCH_OUT, MATCH_TOTALS, PLAYED_DEAL)
 
 for _layout in LAYOUTS:
     globals().update(_layout.constants())

@@ -1,0 +1,55 @@
+"""The bid atlas's playouts: many (5-card hand, contract, position) rows, each played out on
+``samples`` uniform layouts around the hand with no auction, reduced to counts and sums in parallel
+(belot_sim/atlas.py builds the table from them)."""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..bidding.consistent import draw_pack, own_pack
+from ..core.dealing import hands_from_pack
+from ..core.layouts import R_OUTCOME, R_RAW0, R_RAW1, R_SCORE0, R_SCORE1
+from ..core.rng import DEAL_STREAM, PLAY_STREAM, stream_start
+from ..core.scoring import HANGING, MADE
+from ..play_loop import play_deal, play_scratch
+
+#: Columns of :func:`atlas_rollout`'s output.
+A_MADE, A_HANGING, A_SCORE_B, A_SCORE_D, A_RAW_B, A_RAW_D = range(6)
+ATLAS_COLUMNS = 6
+#: Layout ``k`` of row ``r`` uses the streams of id ``r * ROW_STRIDE + k``.
+ROW_STRIDE = 1 << 20
+#: The dealer of every atlas layout (position ``p`` is then seat ``p``).
+ATLAS_DEALER = 3
+
+
+@njit(cache=True, parallel=True)
+def atlas_rollout(seed, row_ids, hands5, contracts, positions, samples, flags, policies, out):
+    """Row ``i``: the 5-card hand ``hands5[i]`` declares ``contracts[i]`` from position
+    ``positions[i]`` after the dealer (bulgarian rules ``flags``); ``samples`` layouts of the other
+    27 cards, layout ``k`` from the streams of id ``row_ids[i] * ROW_STRIDE + k``, each played by
+    ``policies`` and scored.  ``out[i]`` (int64[ATLAS_COLUMNS]): deals made, deals hanging, and the
+    sums of the bidding and defending teams' match points and raw points."""
+    for i in prange(len(row_ids)):
+        seat = (ATLAS_DEALER + 1 + positions[i]) & 3
+        fixed_pack, free = own_pack(hands5[i], seat, ATLAS_DEALER, 0, -1)
+        pack = np.empty(32, dtype=np.int64)
+        work = np.empty(32, dtype=np.int64)
+        hands = np.empty(4, dtype=np.int64)
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, 1, None)
+        totals = np.zeros(ATLAS_COLUMNS, dtype=np.int64)
+        team = seat & 1
+        for k in range(samples):
+            layout = row_ids[i] * ROW_STRIDE + k
+            draw_pack(stream_start(seed, layout, DEAL_STREAM), fixed_pack, free, work, pack)
+            hands_from_pack(pack, ATLAS_DEALER, hands)
+            r = play_deal(hands, ATLAS_DEALER, contracts[i], seat, 1, 0, flags, policies,
+                          stream_start(seed, layout, PLAY_STREAM), belot_open, view, False, no_record, no_record, ctx,
+                          tt, scratch, None)
+            totals[A_MADE] += 1 if r[R_OUTCOME] == MADE else 0
+            totals[A_HANGING] += 1 if r[R_OUTCOME] == HANGING else 0
+            totals[A_SCORE_B] += r[R_SCORE1] if team else r[R_SCORE0]
+            totals[A_SCORE_D] += r[R_SCORE0] if team else r[R_SCORE1]
+            totals[A_RAW_B] += r[R_RAW1] if team else r[R_RAW0]
+            totals[A_RAW_D] += r[R_RAW0] if team else r[R_RAW1]
+        out[i] = totals

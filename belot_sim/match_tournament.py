@@ -1,0 +1,129 @@
+"""Duplicate matches between two teams, each a ``(bidder, player)`` pair.
+
+Every match is played twice on the same cards: once with team ``a`` in seats 0/2 and team ``b`` in
+seats 1/3, once with the seats swapped.  Deal ``k`` of match ``m`` has the same pack and dealer in
+both (its deal id is ``m * 2**20 + k``, :mod:`belot_sim.matches`), so the luck of the cards cancels;
+the auctions differ, since each team bids its own way.  The two plays of a match may last a different
+number of deals: a deal is *paired* when both plays reached it, and the edge of a paired deal is team
+``a``'s match points minus ``b``'s, averaged over the two plays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from .matches import DEFAULT_MAX_DEALS, simulate_matches
+from .registry import BIDDERS, PLAYERS
+from .rules import CONTRACT_CODES, Rules
+from .simulation import DEFAULT_WORLDS
+from .stats import mean_interval
+
+#: Columns of each play in the per-deal frame (suffix ``_1``: team ``a`` in seats 0/2; ``_2``: swapped).
+PLAY_COLUMNS = ("contract", "declarer", "multiplier", "auction", "outcome", "score_a", "score_b")
+
+
+def check_team(team, name: str) -> tuple[str, str]:
+    """A team as ``(bidder, player)``: a pair of names or one text ``"bidder:player"``."""
+    if isinstance(team, str):
+        parts = team.split(":")
+        if len(parts) != 2:
+            raise ValueError(f"team {name} must be 'bidder:player' such as 'mc:hard', got {team!r}")
+        team = parts
+    if not isinstance(team, (tuple, list)) or len(team) != 2:
+        raise ValueError(f"team {name} must be a (bidder, player) pair such as ('mc', 'hard'), got {team!r}")
+    bidder, player = (str(x).strip().lower() if isinstance(x, str) else x for x in team)
+    if bidder not in BIDDERS:
+        raise ValueError(f"team {name}: unknown bidder {bidder!r}: available bidders are {sorted(BIDDERS)}")
+    if player not in PLAYERS:
+        raise ValueError(f"team {name}: unknown player {player!r}: available players are {sorted(PLAYERS)}")
+    return bidder, player
+
+
+def match_tournament(a, b, n: int, *, rules: Rules | str = "bulgarian", seed: int = 0, start: int = 0,
+                     threads: int | None = None, worlds: int = DEFAULT_WORLDS, bidder_options: dict | None = None,
+                     max_deals: int = DEFAULT_MAX_DEALS, progress: bool = False, per_deal: bool = False):
+    """Play ``n`` duplicate matches (ids ``start .. start+n-1``) between teams ``a`` and ``b``.
+
+    ``a``, ``b``: ``(bidder, player)`` pairs such as ``("mc", "hard")`` or texts ``"mc:hard"``.
+    ``rules``, ``seed``, ``threads``, ``worlds``, ``bidder_options``, ``max_deals``, ``progress``: as
+    :func:`belot_sim.simulate_matches` (``bidder_options`` apply to both teams' bidders).
+
+    Returns a frame like :func:`belot_sim.tournament`'s, index ``contract``: one row per contract
+    and ``"all"``.  ``all``: ``deals`` (paired deals), ``mean_edge`` (match points per deal in
+    ``a``'s favour) with ``ci_low``/``ci_high`` (95 % normal interval over the paired deals), and
+    ``match_win_rate`` (matches won by ``a``, both plays of each match counted) with
+    ``win_ci_low``/``win_ci_high`` (95 % interval over the match pairs).  A contract's row: the plays
+    of paired deals that ended in it (each play its own auction), ``deals`` = plays, the edge of those
+    plays alone (not duplicate-paired); its win columns are NaN.  ``attrs``: the teams, ``n``,
+    ``seed``, ``void_plays``, ``unpaired_deals``.  With ``per_deal=True`` returns ``(table, deals)``:
+    one row per paired deal — ``match_id, deal, deal_id, dealer`` and for each play (``_1`` with
+    ``a`` in seats 0/2, ``_2`` swapped) ``contract, declarer, multiplier, auction, outcome, score_a,
+    score_b``, then ``edge``.
+    """
+    team_a, team_b = check_team(a, "a"), check_team(b, "b")
+    common = dict(rules=rules, seed=seed, start=start, threads=threads, worlds=worlds, bidder_options=bidder_options,
+                  max_deals=max_deals, progress=progress)
+    def seats(x, y):
+        return (x, y, x, y)
+
+    first = simulate_matches(n, players=seats(team_a[1], team_b[1]), bidders=seats(team_a[0], team_b[0]), **common)
+    second = simulate_matches(n, players=seats(team_b[1], team_a[1]), bidders=seats(team_b[0], team_a[0]), **common)
+    deals = paired_deals(first[1], second[1])
+    table = _table(deals, first[0], second[0])
+    table.attrs.update({"a": ":".join(team_a), "b": ":".join(team_b), "n": n, "seed": seed,
+                        "unpaired_deals": len(first[1]) + len(second[1]) - 2 * len(deals)})
+    return (table, deals) if per_deal else table
+
+
+def paired_deals(first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
+    """The deals both plays reached, one row each (columns in :func:`match_tournament`)."""
+    def play(frame: pd.DataFrame, a_team: int) -> pd.DataFrame:
+        out = frame[["match_id", "deal", "deal_id", "dealer", "contract", "declarer", "multiplier", "auction",
+                     "outcome"]].copy()
+        out["score_a"] = frame[f"score{a_team}"].to_numpy(np.int32)
+        out["score_b"] = frame[f"score{1 - a_team}"].to_numpy(np.int32)
+        return out
+
+    left, right = play(first, 0), play(second, 1)
+    deals = left.merge(right.drop(columns=["deal_id", "dealer"]), on=["match_id", "deal"], suffixes=("_1", "_2"))
+    deals["edge"] = ((deals["score_a_1"] - deals["score_b_1"]) + (deals["score_a_2"] - deals["score_b_2"])) / 2.0
+    return deals
+
+
+def _table(deals: pd.DataFrame, first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
+    rows = {}
+    contracts = np.concatenate([deals["contract_1"].astype(object).to_numpy(),
+                                deals["contract_2"].astype(object).to_numpy()])
+    plays = np.concatenate([(deals["score_a_1"] - deals["score_b_1"]).to_numpy(np.float64),
+                            (deals["score_a_2"] - deals["score_b_2"]).to_numpy(np.float64)])
+    for code in CONTRACT_CODES:
+        chosen = contracts == code
+        if chosen.any():
+            rows[code] = _row(plays[chosen])
+    wins = ((first["winner"].to_numpy() == 0).astype(float) + (second["winner"].to_numpy() == 1)) / 2.0
+    rows["all"] = _row(deals["edge"].to_numpy(np.float64), wins)
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "contract"
+    table.attrs["void_plays"] = int(pd.isna(contracts).sum())
+    return table
+
+
+def _row(edge: np.ndarray, wins: np.ndarray | None = None) -> dict:
+    mean, low, high = mean_interval(edge)
+    win, win_low, win_high = mean_interval(wins) if wins is not None else (np.nan, np.nan, np.nan)
+    return {"deals": len(edge), "mean_edge": mean, "ci_low": low, "ci_high": high, "match_win_rate": win,
+            "win_ci_low": win_low, "win_ci_high": win_high}
+
+
+def format_match_tournament(table: pd.DataFrame) -> str:
+    """A printable table: edges with their 95 % intervals, and the match win rate."""
+    a, b = table.attrs.get("a", "a"), table.attrs.get("b", "b")
+    lines = [f"{a} vs {b}: {table.attrs.get('n', '?'):,} duplicate matches (each played twice, seats swapped)",
+             f"{'contract':>8} {'deals':>8} {'edge':>8} {'95% CI':>18}"]
+    for contract, row in table.iterrows():
+        lines.append(f"{contract:>8} {int(row.deals):>8,} {row.mean_edge:>+8.2f} "
+                     f"{f'[{row.ci_low:+.2f}, {row.ci_high:+.2f}]':>18}")
+    row = table.loc["all"]
+    lines.append(f"match win rate of {a}: {row.match_win_rate:.1%} [{row.win_ci_low:.1%}, {row.win_ci_high:.1%}]")
+    return "\n".join(lines)

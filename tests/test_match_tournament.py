@@ -1,0 +1,78 @@
+"""``bs.match_tournament``: duplicate matches between teams (bidder, player), and ``belot-sim
+tournament --a --b``.
+
+* the pairing: deal k of match m has the same cards and dealer in both plays (teams' seats swapped);
+* the edge and the win rate are the documented means over the paired deals and the match pairs;
+* the same teams on both sides are even (every paired deal's edge is 0);
+* bad teams -> clear errors before any match is played.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import belot_sim as bs
+from belot_sim import matches as matches_module
+from belot_sim.cli import main as cli_main
+from belot_sim.frames import AUCTION_HAND_COLUMNS
+
+
+def test_each_match_is_played_twice_on_the_same_cards_with_the_seats_swapped():
+    kwargs = dict(seed=4, max_deals=200)
+    table, deals = bs.match_tournament(("heuristic", "hard"), ("random", "easy"), 12, per_deal=True, **kwargs)
+    first = bs.simulate_matches(12, bidders=("heuristic", "random") * 2, players=("hard", "easy") * 2, **kwargs)[1]
+    second = bs.simulate_matches(12, bidders=("random", "heuristic") * 2, players=("easy", "hard") * 2, **kwargs)[1]
+    both = first.merge(second, on=["match_id", "deal"], suffixes=("_1", "_2"))
+    assert len(both) == len(deals) == table.loc["all", "deals"] > 50
+    for column in (*AUCTION_HAND_COLUMNS, "deal_id", "dealer"):
+        assert (both[f"{column}_1"] == both[f"{column}_2"]).all(), column  # the same cards both ways
+    assert (both["auction_1"] != both["auction_2"]).any()  # each team bids its own way
+    edge = ((both["score0_1"] - both["score1_1"]) + (both["score1_2"] - both["score0_2"])) / 2
+    assert np.allclose(deals["edge"].to_numpy(), edge.to_numpy())
+    assert table.loc["all", "mean_edge"] == pytest.approx(edge.mean())
+    assert table.loc["all", "ci_low"] < table.loc["all", "mean_edge"] < table.loc["all", "ci_high"]
+    assert table.loc["all", "mean_edge"] > 0  # a point count beats random bids
+    assert set(table.index) <= {"C", "D", "H", "S", "NT", "AT", "all"} and table.index[-1] == "all"
+    plays = sum(int(table.loc[c, "deals"]) for c in table.index if c != "all")
+    assert plays + table.attrs["void_plays"] == 2 * len(deals)
+    assert table.loc["C":"AT", "match_win_rate"].isna().all() if "C" in table.index else True
+
+
+def test_the_win_rate_counts_both_plays_of_every_match():
+    table = bs.match_tournament("heuristic:hard", "random:hard", 30, seed=9)
+    first = bs.simulate_matches(30, bidders=("heuristic", "random") * 2, players="hard", seed=9)[0]
+    second = bs.simulate_matches(30, bidders=("random", "heuristic") * 2, players="hard", seed=9)[0]
+    wins = ((first["winner"] == 0).to_numpy(float) + (second["winner"] == 1).to_numpy(float)) / 2
+    row = table.loc["all"]
+    assert row.match_win_rate == pytest.approx(wins.mean())
+    assert row.win_ci_low <= row.match_win_rate <= row.win_ci_high
+    assert table.attrs["a"] == "heuristic:hard" and table.attrs["n"] == 30
+
+
+def test_a_team_against_itself_is_even():
+    table, deals = bs.match_tournament(("heuristic", "normal"), ("heuristic", "normal"), 6, seed=2, per_deal=True)
+    assert (deals["edge"] == 0).all() and table.loc["all", "mean_edge"] == 0
+    assert table.loc["all", "match_win_rate"] == pytest.approx(0.5)
+
+
+@pytest.mark.parametrize("a, b, pattern", [
+    ("mc", "heuristic:hard", "bidder:player"),
+    (("mc", "hard", "x"), ("heuristic", "hard"), "pair"),
+    (("genius", "hard"), ("heuristic", "hard"), "unknown bidder 'genius'"),
+    (("mc", "hard"), ("heuristic", "wizard"), "unknown player 'wizard'"),
+])
+def test_bad_teams_are_refused_before_any_match(a, b, pattern, rejected_before_kernel):
+    rejected_before_kernel(matches_module, "play_matches", lambda n, **kw: bs.match_tournament(a, b, n, **kw), {},
+                           pattern)
+
+
+def test_cli_tournament_takes_teams_and_players(capsys):
+    assert cli_main(["tournament", "--a", "heuristic:hard", "--b", "random:hard", "-n", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "heuristic:hard vs random:hard" in out and "match win rate" in out
+    assert cli_main(["tournament", "hard", "normal", "-n", "50"]) == 0
+    assert "hard vs normal" in capsys.readouterr().out
+    assert cli_main(["tournament", "hard", "--a", "mc:hard", "--b", "heuristic:hard"]) == 2
+    assert cli_main(["tournament", "--a", "mc:hard", "--b", "heuristic"]) == 2
+    assert "bidder:player" in capsys.readouterr().err
