@@ -103,3 +103,27 @@ def test_a_bad_client_or_partition_size_is_refused():
         bs.simulate_dask(10, plays=True)
     with pytest.raises(TypeError, match="unknown argument"):
         bs.simulate_dask(10, fancy=1)
+
+
+def test_the_atlas_job_on_the_cluster_gives_the_local_table(client, tmp_path):
+    """scripts/bid_atlas.py --scheduler: the workers compute the partitions; the assembled table is
+    the one a local run of the same arguments assembles."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    import numpy as np
+
+    script = Path(__file__).resolve().parent.parent / "scripts" / "bid_atlas.py"
+    tables = {}
+    for where, extra in (("cluster", ["--scheduler", client.scheduler.address]), ("local", ["--threads", "1"])):
+        tables[where] = tmp_path / f"{where}.npz"
+        done = subprocess.run([sys.executable, str(script), "--out", str(tmp_path / where), "--table",
+                               str(tables[where]), "--samples", "2", "--parts", "4", *extra],
+                              capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr
+    cluster, local = np.load(tables["cluster"]), np.load(tables["local"])
+    assert sorted(cluster.files) == sorted(local.files)
+    for name in local.files:
+        if name != "meta":  # its run time differs
+            assert np.array_equal(cluster[name], local[name]), name
