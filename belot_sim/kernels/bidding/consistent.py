@@ -25,7 +25,7 @@ from numba import njit
 from ..core.auction_rules import FAMILY_CLASSIC, MAX_CALLS, N_CODES, PASS, apply_call, auction_start, legal_calls
 from ..core.bits import popcount
 from ..core.layouts import A_N_CALLS, A_OVER, A_TO_MOVE
-from ..core.rng import next_u64, scale32
+from ..core.rng import shuffle
 from .atlas_bidder import atlas_call
 from .codes import ATLAS_BIDDER, HEURISTIC
 from .heuristic import heuristic_call
@@ -39,10 +39,7 @@ def draw_pack(rng, fixed_pack, free, work, pack):
     n = len(free)
     for k in range(n):
         work[k] = free[k]
-    for i in range(n - 1, 0, -1):
-        rng, u = next_u64(rng)
-        j = scale32(u >> np.uint64(32), i + 1)
-        work[i], work[j] = work[j], work[i]
+    rng = shuffle(rng, work, n)
     k = 0
     for p in range(32):
         if fixed_pack[p] >= 0:

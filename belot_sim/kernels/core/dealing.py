@@ -12,7 +12,7 @@ import numpy as np
 from numba import njit
 
 from .bits import popcount
-from .rng import DEAL_STREAM, halves, next_u64, scale32, stream_start
+from .rng import DEAL_STREAM, halves, next_u64, scale32, shuffle, stream_start
 
 #: Classic: the pack position of the turned card (after the four 5-card hands).
 TURNED_CARD = 20
@@ -29,10 +29,7 @@ def fill_hands(fixed, rng, pool, hands):
         if not (taken >> c) & 1:
             pool[n] = c
             n += 1
-    for i in range(n - 1, 0, -1):
-        rng, u = next_u64(rng)
-        j = scale32(u >> np.uint64(32), i + 1)
-        pool[i], pool[j] = pool[j], pool[i]
+    rng = shuffle(rng, pool, n)
     idx = 0
     for s in range(4):
         mask = fixed[s]

@@ -54,6 +54,17 @@ def scale32(r32, bound):
 
 
 @njit(cache=True, inline="always")
+def shuffle(rng, items, n):
+    """Fisher-Yates shuffle of ``items[:n]`` in place from the stream ``rng`` (one draw per swap, its
+    high 32 bits); returns the advanced ``rng``."""
+    for i in range(n - 1, 0, -1):
+        rng, u = next_u64(rng)
+        j = scale32(u >> S32, i + 1)
+        items[i], items[j] = items[j], items[i]
+    return rng
+
+
+@njit(cache=True, inline="always")
 def halves(u):
     """The high and low 32 bits of a uint64, as two uniform 32-bit values."""
     return u >> S32, u & LOW32

@@ -15,7 +15,7 @@ from numba import njit
 from ..core.bits import ctz, nth_card, popcount
 from ..core.layouts import (S_HANDS, S_POOL, S_REJECTED, S_WORLD_RNG, V_EXCLUDED, V_KNOWN, V_LEADER, V_PLAYED, V_POS,
                             V_TRICK, V_TRICKS_WON)
-from ..core.rng import next_u64, scale32
+from ..core.rng import next_u64, scale32, shuffle
 
 FULL = (1 << 32) - 1
 #: Uniform attempts (deal the unseen cards at random, keep the layout if it contradicts nothing)
@@ -109,11 +109,9 @@ def sample_layout(view, seat, hand, scratch):
         n += 1
     scratch[S_HANDS + seat] = hand
     rng = np.uint64(scratch[S_WORLD_RNG])
+    pool_cards = scratch[S_POOL:S_POOL + n]
     for _ in range(UNIFORM_TRIES):
-        for i in range(n - 1, 0, -1):  # Fisher-Yates
-            rng, u = next_u64(rng)
-            j = scale32(u >> np.uint64(32), i + 1)
-            scratch[S_POOL + i], scratch[S_POOL + j] = scratch[S_POOL + j], scratch[S_POOL + i]
+        rng = shuffle(rng, pool_cards, n)
         ok = True
         idx = 0
         for i in range(3):
