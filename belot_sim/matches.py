@@ -26,7 +26,7 @@ from .kernels.core.options import flags_of
 from .kernels.core.scoring import VOID
 from .options import bidder_params
 from .progress import Progress
-from .registry import BIDDER_CODES, bidder_codes, is_searching, policy_codes
+from .registry import bidder_codes, is_searching, is_slow, policy_codes
 from .rules import Rules
 from .runs import blocks
 from .simulation import DEFAULT_WORLDS, MAX_WORLDS, search_token
@@ -138,7 +138,7 @@ class MatchPlan:
     @property
     def slow(self) -> bool:
         """Deals take milliseconds (searching players, mc bidders): small blocks, one match a work item."""
-        return self.searching or BIDDER_CODES["mc"] in self.bidders
+        return is_slow(self.policies, self.bidders)
 
 
 def plan_matches(*, rules, players, bidders, seed, worlds, bidder_options, max_deals, plays, calls) -> MatchPlan:

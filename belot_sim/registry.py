@@ -88,3 +88,9 @@ def is_searching(codes) -> bool:
     """Does a seat of these policy codes play ``dd``/``pimc``?"""
     search_codes = {POLICY_CODES[name] for name in SEARCH_PLAYERS}
     return any(int(code) in search_codes for code in codes)
+
+
+def is_slow(policies, bidders) -> bool:
+    """Do deals take milliseconds: a seat searches (``dd``/``pimc``) or bids by playing layouts
+    (``mc``)?  ``bidders``: bidder codes, or ``None`` without an auction."""
+    return is_searching(policies) or (bidders is not None and BIDDER_CODES["mc"] in bidders)

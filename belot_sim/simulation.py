@@ -24,7 +24,7 @@ from .kernels.core.options import flags_of
 from .kernels.core.scoring import VOID
 from .options import bidder_params
 from .progress import Progress
-from .registry import BIDDER_CODES, bidder_codes, is_searching, policy_codes
+from .registry import bidder_codes, is_searching, is_slow, policy_codes
 from .runs import blocks
 from .rules import Contract, Rules
 from .scoring import check_multiplier
@@ -75,7 +75,7 @@ class DealPlan:
     @property
     def slow(self) -> bool:
         """Deals take milliseconds: a seat searches (dd/pimc) or bids by playing layouts (mc)."""
-        return self.searching or (self.bidders is not None and BIDDER_CODES["mc"] in self.bidders)
+        return is_slow(self.policies, self.bidders)
 
     @property
     def family(self) -> str:
