@@ -14,7 +14,7 @@ from belot_sim import reference as ref
 from belot_sim.frames import DEAL_COLUMNS
 from belot_sim.cards import cards_of
 from belot_sim.kernels.core import play as kernel_play
-from belot_sim.kernels.core.layouts import V_EXCLUDED
+from belot_sim.kernels.core.layouts import V_EXCLUDED, V_KNOWN
 from belot_sim.kernels.core.tables import POINTS
 from belot_sim.kernels.policies import view as kernel_view
 
@@ -120,21 +120,25 @@ def play_card(state: ref.DealState, view: np.ndarray, card: int) -> bool:
     return done
 
 
-def relayout(state: ref.DealState, view: np.ndarray, rng: random.Random) -> list[int]:
+def relayout(state: ref.DealState, view: np.ndarray, rng: random.Random, swaps: int = 300,
+             keep_known: bool = False) -> list[int]:
     """Current hands with the other seats' cards moved around consistently with the view.
 
-    Random swaps of two cards between two other seats, each allowed only when neither card
-    lands in a seat that the view shows cannot hold it; card counts stay as they are."""
+    ``swaps`` random swaps of two cards between two other seats, each allowed only when neither card
+    lands in a seat that the view shows cannot hold it (and, with ``keep_known``, neither card is one
+    the view shows in its seat); card counts stay as they are."""
     me = state.to_move
     hands = list(state.hands)
     others = [s for s in range(4) if s != me]
-    for _ in range(300):
+    for _ in range(swaps):
         a, b = rng.sample(others, 2)
         if not hands[a] or not hands[b]:
             continue
         ca = rng.choice(cards_of(hands[a]))
         cb = rng.choice(cards_of(hands[b]))
         if view[V_EXCLUDED + b] >> ca & 1 or view[V_EXCLUDED + a] >> cb & 1:
+            continue
+        if keep_known and (view[V_KNOWN + a] >> ca & 1 or view[V_KNOWN + b] >> cb & 1):
             continue
         hands[a] ^= 1 << ca | 1 << cb
         hands[b] ^= 1 << ca | 1 << cb

@@ -21,12 +21,11 @@ import pytest
 import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.bots import Bot, fill_record, new_record
-from belot_sim.cards import iter_cards
 from belot_sim.kernels.core import auction_rules as ka
 from belot_sim.kernels.core import layouts as L
 from belot_sim.kernels.core.dealing import deal_pack
 from belot_sim.kernels.policies.position import public_view
-from helpers import RULE_SETS, grouped, random_deal
+from helpers import RULE_SETS, grouped, random_deal, relayout
 
 FAST = ("random", "easy", "normal", "hard")
 
@@ -133,19 +132,7 @@ def rearranged(state: ref.DealState, view: np.ndarray, rng: random.Random) -> re
     """The same history with the cards the mover cannot see moved around between the other seats
     (swaps that respect the view's exclusions), or None when that changes what the view shows
     (another seat's declarations, say)."""
-    me = state.to_move
-    hands = list(state.hands)
-    others = [s for s in range(4) if s != me]
-    for _ in range(200):
-        a, b = rng.sample(others, 2)
-        if not hands[a] or not hands[b]:
-            continue
-        ca, cb = rng.choice(list(iter_cards(hands[a]))), rng.choice(list(iter_cards(hands[b])))
-        if view[L.V_EXCLUDED + b] >> ca & 1 or view[L.V_EXCLUDED + a] >> cb & 1 or view[L.V_KNOWN + a] >> ca & 1 \
-                or view[L.V_KNOWN + b] >> cb & 1:
-            continue
-        hands[a] ^= 1 << ca | 1 << cb
-        hands[b] ^= 1 << ca | 1 << cb
+    hands = relayout(state, view, rng, swaps=200, keep_known=True)
     played = [0, 0, 0, 0]
     for seat, card in state.plays:
         played[seat] |= 1 << card

@@ -6,7 +6,11 @@ they give here."""
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
+from pathlib import Path
 
+import numpy as np
 import pandas as pd
 import pytest
 
@@ -108,12 +112,6 @@ def test_a_bad_client_or_partition_size_is_refused():
 def test_the_atlas_job_on_the_cluster_gives_the_local_table(client, tmp_path):
     """scripts/bid_atlas.py --scheduler: the workers compute the partitions; the assembled table is
     the one a local run of the same arguments assembles."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    import numpy as np
-
     script = Path(__file__).resolve().parent.parent / "scripts" / "bid_atlas.py"
     tables = {}
     for where, extra in (("cluster", ["--scheduler", client.scheduler.address]), ("local", ["--threads", "1"])):
