@@ -156,6 +156,14 @@ class BidPlan:
     players: object  # as given (for the table's attrs)
 
 
+def _run_options(samples, seed, worlds, players) -> tuple[int, int, int, np.ndarray]:
+    """``samples``, ``seed`` and ``worlds`` checked, and the policy codes of ``players``."""
+    samples = check_int(samples, "samples", 1, MAX_SAMPLES)
+    seed = check_int(seed, "seed", 0, 2**64 - 1)
+    worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
+    return samples, seed, worlds, np.array(policy_codes(players), dtype=np.int64)
+
+
 def _bid_plan(hand, contracts, *, seat, dealer, known, multiplier, samples, players, rules, seed, worlds) -> BidPlan:
     """Check the arguments of an estimate (a clear error names the first bad one) into a plan."""
     rules = Rules.coerce(rules)
@@ -164,10 +172,7 @@ def _bid_plan(hand, contracts, *, seat, dealer, known, multiplier, samples, play
     fixed = _fixed_cards(hand, seat, known)
     chosen = tuple(_contract_list(contracts, rules))
     check_multiplier(multiplier, rules)
-    samples = check_int(samples, "samples", 1, MAX_SAMPLES)
-    seed = check_int(seed, "seed", 0, 2**64 - 1)
-    worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
-    policies = np.array(policy_codes(players), dtype=np.int64)
+    samples, seed, worlds, policies = _run_options(samples, seed, worlds, players)
     return BidPlan(rules, format_cards(to_mask(hand, "hand")), seat, fixed_dealer, fixed, chosen, multiplier,
                    samples, seed, worlds, policies, players)
 
@@ -262,12 +267,9 @@ def _conditional(hand, contracts, *, seat, dealer, auction, bidders, turned, mul
     for contract in chosen:
         multiplier_played = cond.check_position(checked, contract, seat, multiplier)
     check_multiplier(multiplier_played, rules)
-    samples = check_int(samples, "samples", 1, MAX_SAMPLES)
+    samples, seed, worlds, policies = _run_options(samples, seed, worlds, players)
     max_tries = max(10**6, 1000 * samples) if max_tries is None else check_int(max_tries, "max_tries", 1, 2**62)
     min_samples = samples if min_samples is None else check_int(min_samples, "min_samples", 1, samples)
-    seed = check_int(seed, "seed", 0, 2**64 - 1)
-    worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
-    policies = np.array(policy_codes(players), dtype=np.int64)
     models = np.array(model_codes(bidders), dtype=np.int64)
     _, weights = bidder_params(rules, bidder_options, models)
     threads = check_threads(threads)
