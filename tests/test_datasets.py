@@ -112,13 +112,33 @@ def test_plain_pyarrow_pandas_duckdb_and_dask_read_the_folders(tmp_path):
     pd.testing.assert_frame_equal(by_pandas, deals)  # in order, the same dtypes
     by_arrow = ds.dataset(tmp_path / "run" / "plays").to_table().to_pandas()
     pd.testing.assert_frame_equal(by_arrow, plays)
-    counts = duckdb.sql(f"select contract, count(*) as n from '{tmp_path}/run/deals/*.parquet' "
+    counts = duckdb.sql(f"select contract, count(*) as n, sum(raw0) as raw0, sum(hand2) as hand2 "
+                        f"from '{tmp_path}/run/deals/*.parquet' "
                         "where contract is not null group by contract").df()  # (void deals have none)
-    expected = deals.groupby("contract", observed=True).size()
-    assert dict(zip(counts["contract"], counts["n"])) == {str(k): int(v) for k, v in expected.items()}
+    expected = deals.groupby("contract", observed=True).agg(n=("raw0", "size"), raw0=("raw0", "sum"),
+                                                            hand2=("hand2", "sum"))
+    for column in ("n", "raw0", "hand2"):  # delta-encoded, plain uncompressed, and the counts
+        got = dict(zip(counts["contract"], counts[column].astype("int64")))
+        assert got == {str(k): int(v) for k, v in expected[column].items()}, column
+    cards = duckdb.sql(f"select sum(card) as s from '{tmp_path}/run/plays/*.parquet'").df()
+    assert int(cards["s"][0]) == int(plays["card"].astype("int64").sum())
     by_dask = dd.read_parquet(tmp_path / "run" / "deals").compute(scheduler="sync").reset_index(drop=True)
     for column in ("deal_id", "raw0", "contract", "auction"):  # (text in Dask's own string dtype)
         assert by_dask[column].astype(object).tolist() == deals[column].astype(object).tolist(), column
+
+
+def test_lz4_files_use_the_per_column_encodings(tmp_path):
+    """The fast default: delta-encoded uncompressed small numbers, plain uncompressed card masks, lz4
+    elsewhere; other codecs apply to every column."""
+    bs.simulate_to_parquet(tmp_path / "fast", 100, partition_size=100, progress=False)
+    bs.simulate_to_parquet(tmp_path / "small", 100, partition_size=100, progress=False, compression="zstd")
+    fast = pq.ParquetFile(tmp_path / "fast" / "deals" / datasets.part_name(0)).metadata.row_group(0)
+    small = pq.ParquetFile(tmp_path / "small" / "deals" / datasets.part_name(0)).metadata.row_group(0)
+    layout = {fast.column(i).path_in_schema: fast.column(i) for i in range(fast.num_columns)}
+    assert "DELTA_BINARY_PACKED" in layout["raw0"].encodings and layout["raw0"].compression == "UNCOMPRESSED"
+    assert "DELTA_BINARY_PACKED" not in layout["hand0"].encodings and layout["hand0"].compression == "UNCOMPRESSED"
+    assert layout["valat"].compression == "LZ4" and "DELTA_BINARY_PACKED" not in layout["valat"].encodings
+    assert {small.column(i).compression for i in range(small.num_columns)} == {"ZSTD"}
 
 
 def test_output_files_respect_the_umask(tmp_path):
