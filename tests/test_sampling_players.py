@@ -13,7 +13,7 @@ import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.kernels.core.layouts import S_DROPPED, S_GEN, S_SIZE, S_SOLVED, S_WORLD_RNG, S_WORLDS
 from belot_sim.kernels.policies.dispatch import choose_card
-from belot_sim.kernels.policies.pimc import MIN_WORLDS, pimc_card, pimc_exact_card
+from belot_sim.kernels.policies.pimc import EXACT_FROM_TRICK, MIN_WORLDS, pimc_card, pimc_exact_card
 from belot_sim.kernels.solver.api import new_ctx
 from belot_sim.registry import POLICY_CODES
 
@@ -81,6 +81,20 @@ def test_without_elimination_pimc_plays_the_plain_rules_card():
         assert a == b, (k, state.plays)
         checked += 1
     assert checked > 200
+
+
+def test_late_decisions_are_the_plain_rules_card():
+    """From trick EXACT_FROM_TRICK on (cheap decisions) nothing is eliminated and sampling never stops
+    early: with the same 20 layouts both rules play the same card."""
+    checked = 0
+    for k, (state, view) in enumerate(hard_positions(40, seed=10, first_tricks=8)):
+        if state.trick_number < EXACT_FROM_TRICK:
+            continue
+        a, dropped, solved = decide(pimc_card, state, view, stream=k, r32=k * 31)
+        assert a == decide(pimc_exact_card, state, view, stream=k, r32=k * 31)[0], (k, state.plays)
+        assert dropped == 0 and (solved == 20 or solved == 0), (k, dropped, solved)
+        checked += 1
+    assert checked > 150
 
 
 def test_elimination_agrees_with_the_plain_rule_unless_it_dropped_the_plain_rules_card():

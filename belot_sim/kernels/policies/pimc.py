@@ -9,19 +9,21 @@ What ``pimc`` computes (:func:`pimc_card`):
 1. **Choices.** Cards that are the same play in every layout — same suit, equal points, and no card
    between them in the contract's order that another seat or the table could hold — count as one
    choice; every legal card being the same play needs no search.
-2. **Successive elimination.** Layouts are drawn one at a time, up to ``worlds``; each is solved for
-   the choices still in contention (exact values, :func:`~belot_sim.kernels.solver.api.dd_values`).
-   From ``MIN_WORLDS`` layouts on, a choice whose paired deficit against the leading choice (the
-   best total so far) is significant — mean deficit above ``Z_ELIMINATE`` standard errors — drops
-   out; sampling stops when one choice is left, or when the remaining ones have had equal values in
-   every layout so far.  The layouts of one decision share the solver's history bonuses (they are
+2. **Successive elimination** (the expensive decisions of the first ``EXACT_FROM_TRICK`` tricks).
+   Layouts are drawn one at a time, up to ``worlds``; each is solved for the choices still in
+   contention (exact values, :func:`~belot_sim.kernels.solver.api.dd_values`).  From ``MIN_WORLDS``
+   layouts on, a choice whose paired deficit against the leading choice (the best total so far) is
+   significant — mean deficit above ``Z_ELIMINATE`` standard errors — drops out; sampling stops when
+   one choice is left, or when the remaining ones have had equal values in every layout so far.
+   From trick ``EXACT_FROM_TRICK`` on a decision costs little and every choice is solved in all
+   ``worlds`` layouts.  The layouts of one decision share the solver's history bonuses (they are
    alike: the same cards, the same trick).
 3. **The card.** The best total among the choices left; ties (equal totals, or cards that are the
    same play) are broken uniformly with the decision's ``r32``.
 
 ``pimc_exact_card`` is the plain rule the elimination shortcuts: exact values of every legal card in
 all ``worlds`` layouts (the ``pimc-exact`` player).  Without elimination (``worlds`` below
-``MIN_WORLDS``) both play the same card from the same layouts.
+``MIN_WORLDS``, or from trick ``EXACT_FROM_TRICK`` on) both play the same card from the same layouts.
 """
 
 from __future__ import annotations
@@ -30,9 +32,8 @@ from numba import njit
 
 from ..core.bits import ctz, nth_card, popcount
 from ..core.layouts import (C_KEEP_HISTORY, MAX_CHOICES, S_CLASS, S_CROSS, S_DROPPED, S_HANDS, S_OUT, S_SOLVED, S_SUM,
-                            S_WORLDS,
-                            V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_LEADER, V_ON_TABLE, V_PLAYED, V_POS, V_TRICK_CARD,
-                            V_UNDERTRUMP_REQUIRED)
+                            S_WORLDS, V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_LEADER, V_ON_TABLE, V_PLAYED, V_POS, V_TRICK,
+                            V_TRICK_CARD, V_UNDERTRUMP_REQUIRED)
 from ..core.rng import scale32
 from ..core.tables import POINTS, STRENGTH64, STRONGER, SUIT
 from ..solver.api import dd_moves, dd_values
@@ -43,6 +44,11 @@ from .sampling import _best_card, _team_may_valat, sample_layout
 MIN_WORLDS = 4
 #: A choice drops out when its mean paired deficit exceeds this many standard errors.
 Z_ELIMINATE = 2.0
+#: From this trick on (0-based) decisions are cheap and every choice is solved in every layout: the
+#: elimination's shortcut cost most there (``scripts/pimc_regret.py``, docs/players.md: +0.079 raw
+#: points of regret per decision over pimc-exact with it in every trick, +0.021 in the first four
+#: only, for the same CPU time).
+EXACT_FROM_TRICK = 4
 #: Below every total: marks cards out of contention.
 OUT = -(1 << 40)
 
@@ -173,6 +179,7 @@ def _eliminate(choices, hand, seat, view, family, ctx, tt, scratch):
         scratch[S_CROSS + i] = 0
     contenders = choices
     worlds = scratch[S_WORLDS]
+    eliminate = view[V_TRICK] < EXACT_FROM_TRICK
     k = 0
     while k < worlds:
         sample_layout(view, seat, hand, scratch)
@@ -182,7 +189,7 @@ def _eliminate(choices, hand, seat, view, family, ctx, tt, scratch):
                   _team_may_valat(view, team), ctx, tt, new_gen(scratch, tt), contenders, scratch[S_OUT:S_OUT + 32])
         _record(contenders, choices, scratch)
         k += 1
-        if k >= MIN_WORLDS and k < worlds:
+        if eliminate and k >= MIN_WORLDS and k < worlds:
             contenders, settled = _survivors(contenders, choices, k, scratch)
             if settled:
                 break

@@ -1,0 +1,109 @@
+"""How much does a player's card lose, judged by an independent sampling judge?
+
+Question: the shortcuts of ``pimc`` (choices eliminated, sampling stopped early) and fewer layouts
+make decisions cheaper; how much do they cost, decision by decision, in the currency ``pimc``
+itself maximises?
+
+Method: random points (0..31 cards played) of ``--deals`` deals played by ``hard`` (random
+contract and declarer), kept where the seat to move has a choice.  A judge — ``bs.analyze`` with
+``--judge-worlds`` layouts from another seed — gives every legal card its mean double-dummy value
+over its layouts (``pimc_mean``); a player's regret at a decision is the judge's best mean minus the mean of the
+card the player chose (raw points, >= 0).  The judge's layouts are independent of the players', so
+the difference of two players' mean regrets is an unbiased estimate of how much better one
+decides; its standard error comes from the paired differences.  A duplicate tournament measures
+the same thing with far more noise (one different card changes the rest of the deal).
+
+    python scripts/pimc_regret.py                       # 800 deals, the default players
+    python scripts/pimc_regret.py --players pimc,pimc-exact:10 --deals 2000
+
+Each player is ``name`` or ``name:worlds`` (default 20 layouts); the first is the reference the
+others are compared with.  One thread; CPU seconds of each player's decisions are shown.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+
+import numba
+import numpy as np
+
+import belot_sim as bs
+from belot_sim import reference as ref
+
+DEFAULT_PLAYERS = "pimc-exact,pimc,pimc-exact:10,hard"
+
+
+def positions(n_deals: int, seed: int) -> list[tuple[int, ref.DealState]]:
+    """``(deal id, state)`` at a random point of each of ``n_deals`` ``hard`` deals, where the seat to
+    move has more than one legal card."""
+    rng = random.Random(seed)
+    frame, plays = bs.simulate(n_deals, players="hard", plays=True, seed=seed)
+    cards = plays["card"].to_numpy().reshape(-1, 32)
+    out = []
+    for i, row in enumerate(frame.itertuples()):
+        state = ref.DealState.from_hands([getattr(row, f"hand{s}") for s in range(4)], contract=str(row.contract),
+                                         declarer=row.declarer, dealer=row.dealer, multiplier=row.multiplier)
+        for card in cards[i][:rng.randrange(32)]:
+            state.play(int(card))
+        if bin(state.legal_mask()).count("1") > 1:
+            out.append((i, state))
+    return out
+
+
+def parse_players(text: str) -> dict[str, bs.Bot]:
+    bots = {}
+    for item in text.split(","):
+        name, _, worlds = item.strip().partition(":")
+        bots[item.strip()] = bs.Bot(name, worlds=int(worlds) if worlds else 20)
+    return bots
+
+
+def regrets(bots: dict[str, bs.Bot], states, judge_worlds: int, judge_seed: int):
+    """Per player, the regret at every decision, and the CPU seconds of its decisions."""
+    for deal_id, state in states[:10]:  # warm-up: kernels loaded, tables touched
+        for bot in bots.values():
+            bot.play(state, deal_id=deal_id)
+    out = {name: np.empty(len(states)) for name in bots}
+    cpu = dict.fromkeys(bots, 0.0)
+    for k, (deal_id, state) in enumerate(states):
+        judged = bs.analyze(state, worlds=judge_worlds, seed=judge_seed + deal_id, players=())
+        means = dict(zip(judged["card"], judged["pimc_mean"]))
+        best = max(means.values())
+        for name, bot in bots.items():
+            start = time.process_time()
+            card = bot.play(state, deal_id=deal_id)
+            cpu[name] += time.process_time() - start
+            out[name][k] = best - means[card]
+    return out, cpu
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--deals", type=int, default=800, help="hard deals to draw positions from (default 800)")
+    parser.add_argument("--players", default=DEFAULT_PLAYERS, help=f"comma-separated (default {DEFAULT_PLAYERS})")
+    parser.add_argument("--judge-worlds", type=int, default=60, help="the judge's layouts (default 60)")
+    parser.add_argument("--seed", type=int, default=1, help="the deals' seed (default 1)")
+    args = parser.parse_args(argv)
+    if args.deals < 1 or args.judge_worlds < 1:
+        parser.error("--deals and --judge-worlds must be positive")
+    bots = parse_players(args.players)
+    numba.set_num_threads(1)
+    states = positions(args.deals, args.seed)
+    values, cpu = regrets(bots, states, args.judge_worlds, 1_000_003 * (args.seed + 1))
+    tricks = np.array([len(state.plays) // 4 for _, state in states])
+    first = next(iter(bots))
+    print(f"{len(states)} decisions with a choice; judge bs.analyze with {args.judge_worlds} layouts; "
+          f"regret in raw points per decision (standard error of the difference)")
+    print(f"{'player':>14} {'regret':>7} {'vs ' + first:>22} {'cpu s':>7}  by trick 1..8")
+    for name, r in values.items():
+        d = r - values[first]
+        by_trick = " ".join(f"{r[tricks == t].mean():.2f}" if (tricks == t).any() else "  - " for t in range(8))
+        print(f"{name:>14} {r.mean():7.3f} {d.mean():+14.3f} ({d.std(ddof=1) / np.sqrt(len(d)):.3f}) "
+              f"{cpu[name]:7.2f}  {by_trick}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
