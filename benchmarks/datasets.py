@@ -1,6 +1,7 @@
 """Datasets and clusters: streaming a big random-play dataset to Parquet (rate and peak memory) against
-in-memory ``simulate``; ``simulate_dask`` on a local cluster of two single-thread worker processes
-against ``simulate(threads=2)``; the cost of resuming a complete 1,000-part dataset.
+in-memory ``simulate`` (measured just before and just after each run); ``simulate_dask`` on a local
+cluster of two single-thread worker processes against ``simulate(threads=2)``; the cost of resuming
+a complete 1,000-part dataset.
 
 Run: ``python benchmarks/datasets.py [--n 100000000] [--record]``.  Each measurement runs in its own
 process (peak RSS is that process's), after a warm-up call that loads the kernels; the dataset is
@@ -11,6 +12,7 @@ are what this benchmark is for.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import shutil
@@ -90,6 +92,13 @@ def child(code: str, folder: Path) -> dict:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def bracketed(reference, measure) -> tuple[dict, float]:
+    """``measure()``'s result and the mean of ``reference()``'s rate just before and just after it."""
+    before = reference()["rate"]
+    result = measure()
+    return result, (before + reference()["rate"]) / 2
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=100_000_000, help="deals of the streamed dataset (default 100 M)")
@@ -101,29 +110,32 @@ def main(argv=None) -> int:
     out = Tee()
     out(environment())
     folder = Path(tempfile.mkdtemp(prefix="belot-bench-"))
+    memory = functools.partial(child, IN_MEMORY.format(n=args.memory_n, threads=2), folder)
     try:
-        memory = child(IN_MEMORY.format(n=args.memory_n, threads=2), folder)
-        out(f"in-memory simulate({args.memory_n:,}, threads=2), random play: {memory['rate']:,.0f} deals/s")
+        out(f"in-memory = simulate({args.memory_n:,}, threads=2), random play, measured just before and just after "
+            f"each run (the machine's speed drifts); the ratio is to their mean")
         for n, compression in ((args.small, "lz4"), (args.small, "none"), (args.n, "lz4")):
             path = folder / f"stream-{n}-{compression}"
             warm = str(folder / f"warm-{n}-{compression}")
-            stream = child(STREAM.format(n=n, part=1_000_000, path=str(path), warm=warm, compression=compression),
-                           folder)
+            code = STREAM.format(n=n, part=1_000_000, path=str(path), warm=warm, compression=compression)
+            stream, reference = bracketed(memory, lambda code=code: child(code, folder))
             size = sum(p.stat().st_size for p in path.rglob("*.parquet"))
             out(f"simulate_to_parquet({n:,}, partition_size=1,000,000, compression={compression!r}): "
-                f"{stream['rate']:,.0f} deals/s ({stream['rate'] / memory['rate']:.2f} of in-memory), "
+                f"{stream['rate']:,.0f} deals/s ({stream['rate'] / reference:.2f} of in-memory {reference:,.0f}), "
                 f"{stream['seconds']:.1f} s, peak RSS {stream['rss'] / 1e9:.2f} GB, {size / 1e9:.2f} GB on disk")
             settle(path)
         one = child(IN_MEMORY.format(n=args.memory_n, threads=1), folder)
         out(f"in-memory simulate({args.memory_n:,}, threads=1): {one['rate']:,.0f} deals/s")
-        cluster = child(CLUSTER.format(n=args.cluster_n, part=1_000_000, path=str(folder / "cluster")), folder)
-        out(f"LocalCluster, 2 worker processes x 1 thread, partitions of 1,000,000, {args.cluster_n:,} deals:")
+        code = CLUSTER.format(n=args.cluster_n, part=1_000_000, path=str(folder / "cluster"))
+        cluster, reference = bracketed(memory, lambda: child(code, folder))
+        out(f"LocalCluster, 2 worker processes x 1 thread, partitions of 1,000,000, {args.cluster_n:,} deals "
+            f"(in-memory simulate(threads=2) around it: {reference:,.0f} deals/s):")
         out(f"  simulate_dask(...).groupby('contract').raw0.mean(split_out=1): {cluster['aggregate']:,.0f} deals/s "
-            f"({cluster['aggregate'] / memory['rate']:.2f} of simulate(threads=2))")
+            f"({cluster['aggregate'] / reference:.2f} of simulate(threads=2))")
         out(f"  the same with Dask's default split_out (a shuffle from 15 partitions on): {cluster['shuffled']:,.0f} "
-            f"deals/s ({cluster['shuffled'] / memory['rate']:.2f})")
+            f"deals/s ({cluster['shuffled'] / reference:.2f})")
         out(f"  simulate_to_parquet(..., client=): {cluster['dataset']:,.0f} deals/s "
-            f"({cluster['dataset'] / memory['rate']:.2f} of simulate(threads=2))")
+            f"({cluster['dataset'] / reference:.2f})")
         resume = child(RESUME.format(path=str(folder / "parts")), folder)
         out(f"resume=True on a complete 1,000-part dataset (manifest + footer of every part): "
             f"{resume['seconds']:.2f} s")
