@@ -23,14 +23,19 @@ others are compared with.  One thread; CPU seconds of each player's decisions ar
 from __future__ import annotations
 
 import argparse
+import os
 import random
+import sys
 import time
 
 import numba
 import numpy as np
 
-import belot_sim as bs
-from belot_sim import reference as ref
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "benchmarks"))
+
+import belot_sim as bs  # noqa: E402
+from belot_sim import reference as ref  # noqa: E402
+from bots import deals  # noqa: E402  (benchmarks/bots.py: hard deals as reference states)
 
 DEFAULT_PLAYERS = "pimc-exact,pimc,pimc-exact:10,hard"
 
@@ -39,13 +44,9 @@ def positions(n_deals: int, seed: int) -> list[tuple[int, ref.DealState]]:
     """``(deal id, state)`` at a random point of each of ``n_deals`` ``hard`` deals, where the seat to
     move has more than one legal card."""
     rng = random.Random(seed)
-    frame, plays = bs.simulate(n_deals, players="hard", plays=True, seed=seed)
-    cards = plays["card"].to_numpy().reshape(-1, 32)
     out = []
-    for i, row in enumerate(frame.itertuples()):
-        state = ref.DealState.from_hands([getattr(row, f"hand{s}") for s in range(4)], contract=str(row.contract),
-                                         declarer=row.declarer, dealer=row.dealer, multiplier=row.multiplier)
-        for card in cards[i][:rng.randrange(32)]:
+    for i, (state, cards) in enumerate(deals(n_deals, seed=seed)):
+        for card in cards[:rng.randrange(32)]:
             state.play(int(card))
         if bin(state.legal_mask()).count("1") > 1:
             out.append((i, state))
