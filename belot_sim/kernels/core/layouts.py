@@ -179,6 +179,7 @@ SCRATCH = Layout("S_", np.int64, "search scratch", (
     ("CROSS", MAX_CHOICES * MAX_CHOICES, "pimc: sums of the products of two choices' values over the layouts"),
     ("SOLVED", 1, "pimc: layouts its last decision counted (statistics)"),
     ("DROPPED", 1, "pimc: the choices its last decision eliminated (statistics)"),
+    ("NODES", 1, "pimc: solver nodes its last decision searched (statistics)"),
 ))
 
 # --- the double-dummy solver's context ----------------------------------------------------------

@@ -31,9 +31,9 @@ from __future__ import annotations
 from numba import njit
 
 from ..core.bits import ctz, nth_card, popcount
-from ..core.layouts import (C_KEEP_HISTORY, MAX_CHOICES, S_CLASS, S_CROSS, S_DROPPED, S_HANDS, S_OUT, S_SOLVED, S_SUM,
-                            S_WORLDS, V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_LEADER, V_ON_TABLE, V_PLAYED, V_POS, V_TRICK,
-                            V_TRICK_CARD, V_UNDERTRUMP_REQUIRED)
+from ..core.layouts import (C_KEEP_HISTORY, C_NODES, MAX_CHOICES, S_CLASS, S_CROSS, S_DROPPED, S_HANDS, S_NODES,
+                            S_OUT, S_SOLVED, S_SUM, S_WORLDS, V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_LEADER, V_ON_TABLE,
+                            V_PLAYED, V_POS, V_TRICK, V_TRICK_CARD, V_UNDERTRUMP_REQUIRED)
 from ..core.rng import scale32
 from ..core.tables import POINTS, STRENGTH64, STRONGER, SUIT
 from ..solver.api import dd_moves, dd_values
@@ -151,6 +151,7 @@ def _record(contenders, choices, scratch):
 def pimc_card(legal, r32, hand, seat, view, family, ctx, tt, scratch):
     """Sampling choice (module docstring): the card with the best total double-dummy value over up
     to ``scratch[S_WORLDS]`` layouts of the unseen cards, with successive elimination."""
+    scratch[S_NODES] = 0
     if legal & (legal - 1) == 0:
         return ctz(legal)
     choices = classify(legal, hand, view, family, scratch)
@@ -187,6 +188,7 @@ def _eliminate(choices, hand, seat, view, family, ctx, tt, scratch):
         dd_values(scratch[S_HANDS:S_HANDS + 4], view[V_LEADER], view[V_TRICK_CARD:V_TRICK_CARD + 4], view[V_POS],
                   view[V_CONTRACT], team, family, view[V_UNDERTRUMP_REQUIRED] == 1, view[V_AT_OVERTAKE_PARTNER] == 1,
                   _team_may_valat(view, team), ctx, tt, new_gen(scratch, tt), contenders, scratch[S_OUT:S_OUT + 32])
+        scratch[S_NODES] += ctx[C_NODES]
         _record(contenders, choices, scratch)
         k += 1
         if eliminate and k >= MIN_WORLDS and k < worlds:
@@ -201,6 +203,7 @@ def _eliminate(choices, hand, seat, view, family, ctx, tt, scratch):
 def pimc_exact_card(legal, r32, hand, seat, view, family, ctx, tt, scratch):
     """The plain rule (``pimc-exact``): exact values of every legal card in all ``scratch[S_WORLDS]``
     layouts, the best total, ties broken uniformly with ``r32``."""
+    scratch[S_NODES] = 0
     if legal & (legal - 1) == 0:
         return ctz(legal)
     team = seat & 1
@@ -211,6 +214,7 @@ def pimc_exact_card(legal, r32, hand, seat, view, family, ctx, tt, scratch):
         dd_moves(scratch[S_HANDS:S_HANDS + 4], view[V_LEADER], view[V_TRICK_CARD:V_TRICK_CARD + 4], view[V_POS],
                  view[V_CONTRACT], team, family, view[V_UNDERTRUMP_REQUIRED] == 1, view[V_AT_OVERTAKE_PARTNER] == 1,
                  _team_may_valat(view, team), ctx, tt, new_gen(scratch, tt), scratch[S_OUT:S_OUT + 32])
+        scratch[S_NODES] += ctx[C_NODES]
         m = legal
         while m:
             c = ctz(m)
