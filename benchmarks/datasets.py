@@ -1,7 +1,7 @@
 """Datasets and clusters: streaming a big random-play dataset to Parquet (rate and peak memory) against
 in-memory ``simulate`` (measured just before and just after each run); ``simulate_dask`` on a local
-cluster of two single-thread worker processes against ``simulate(threads=2)``; the cost of resuming
-a complete 1,000-part dataset.
+cluster of two single-thread worker processes against ``simulate(threads=2)`` (``--cluster-rounds``
+runs, the median ratio counts); the cost of resuming a complete 1,000-part dataset.
 
 Run: ``python benchmarks/datasets.py [--n 100000000] [--record]``.  Each measurement runs in its own
 process (peak RSS is that process's), after a warm-up call that loads the kernels; the dataset is
@@ -16,6 +16,7 @@ import functools
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -99,11 +100,32 @@ def bracketed(reference, measure) -> tuple[dict, float]:
     return result, (before + reference()["rate"]) / 2
 
 
+def cluster_rounds(out, memory, n: int, rounds: int, folder: Path) -> None:
+    """``rounds`` bracketed runs of :data:`CLUSTER`; each round's ratios, then their medians."""
+    out(f"LocalCluster, 2 worker processes x 1 thread, partitions of 1,000,000, {n:,} deals; ratios to the "
+        f"in-memory simulate(threads=2) around each round:")
+    names = {"aggregate": "simulate_dask(...).groupby('contract').raw0.mean(split_out=1)",
+             "shuffled": "the same with Dask's default split_out (a shuffle from 15 partitions on)",
+             "dataset": "simulate_to_parquet(..., client=)"}
+    ratios = {key: [] for key in names}
+    for k in range(rounds):
+        code = CLUSTER.format(n=n, part=1_000_000, path=str(folder / f"cluster-{k}"))
+        cluster, reference = bracketed(memory, lambda code=code: child(code, folder))
+        for key in names:
+            ratios[key].append(cluster[key] / reference)
+        out(f"  round {k + 1}: in-memory {reference:,.0f} deals/s; "
+            + ", ".join(f"{key} {cluster[key]:,.0f} ({cluster[key] / reference:.2f})" for key in names))
+    for key, name in names.items():
+        out(f"  {name}: median {statistics.median(ratios[key]):.2f} of simulate(threads=2)")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=int, default=100_000_000, help="deals of the streamed dataset (default 100 M)")
     parser.add_argument("--small", type=int, default=10_000_000, help="a smaller dataset, for peak memory vs n")
     parser.add_argument("--cluster-n", type=int, default=20_000_000, help="deals of the cluster runs (default 20 M)")
+    parser.add_argument("--cluster-rounds", type=int, default=3,
+                        help="cluster runs, each between two in-memory runs; the median ratio counts (default 3)")
     parser.add_argument("--memory-n", type=int, default=5_000_000, help="deals of each in-memory call (default 5 M)")
     parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")
     args = parser.parse_args(argv)
@@ -126,16 +148,7 @@ def main(argv=None) -> int:
             settle(path)
         one = child(IN_MEMORY.format(n=args.memory_n, threads=1), folder)
         out(f"in-memory simulate({args.memory_n:,}, threads=1): {one['rate']:,.0f} deals/s")
-        code = CLUSTER.format(n=args.cluster_n, part=1_000_000, path=str(folder / "cluster"))
-        cluster, reference = bracketed(memory, lambda: child(code, folder))
-        out(f"LocalCluster, 2 worker processes x 1 thread, partitions of 1,000,000, {args.cluster_n:,} deals "
-            f"(in-memory simulate(threads=2) around it: {reference:,.0f} deals/s):")
-        out(f"  simulate_dask(...).groupby('contract').raw0.mean(split_out=1): {cluster['aggregate']:,.0f} deals/s "
-            f"({cluster['aggregate'] / reference:.2f} of simulate(threads=2))")
-        out(f"  the same with Dask's default split_out (a shuffle from 15 partitions on): {cluster['shuffled']:,.0f} "
-            f"deals/s ({cluster['shuffled'] / reference:.2f})")
-        out(f"  simulate_to_parquet(..., client=): {cluster['dataset']:,.0f} deals/s "
-            f"({cluster['dataset'] / reference:.2f})")
+        cluster_rounds(out, memory, args.cluster_n, args.cluster_rounds, folder)
         resume = child(RESUME.format(path=str(folder / "parts")), folder)
         out(f"resume=True on a complete 1,000-part dataset (manifest + footer of every part): "
             f"{resume['seconds']:.2f} s")
