@@ -1,7 +1,8 @@
 """Datasets and clusters: streaming a big random-play dataset to Parquet (rate and peak memory) against
 in-memory ``simulate`` (measured just before and just after each run); ``simulate_dask`` on a local
-cluster of two single-thread worker processes against ``simulate(threads=2)`` (``--cluster-rounds``
-runs, the median ratio counts); the cost of resuming a complete 1,000-part dataset.
+cluster of two single-thread worker processes against ``simulate(threads=2)``; the cost of resuming
+a complete 1,000-part dataset.  Each ratio is measured ``--rounds`` times (default 3) and the median
+counts: on a shared machine one run says little.
 
 Run: ``python benchmarks/datasets.py [--n 100000000] [--record]``.  Each measurement runs in its own
 process (peak RSS is that process's), after a warm-up call that loads the kernels; the dataset is
@@ -100,6 +101,23 @@ def bracketed(reference, measure) -> tuple[dict, float]:
     return result, (before + reference()["rate"]) / 2
 
 
+def stream_rounds(out, memory, n: int, compression: str, rounds: int, folder: Path) -> None:
+    """``rounds`` bracketed runs of :data:`STREAM`: each round's rate and ratio, then the median ratio."""
+    ratios = []
+    for k in range(rounds):
+        path = folder / f"stream-{n}-{compression}"
+        code = STREAM.format(n=n, part=1_000_000, path=str(path), warm=str(folder / f"warm-{n}-{compression}-{k}"),
+                             compression=compression)
+        stream, reference = bracketed(memory, lambda code=code: child(code, folder))
+        size = sum(p.stat().st_size for p in path.rglob("*.parquet"))
+        ratios.append(stream["rate"] / reference)
+        out(f"simulate_to_parquet({n:,}, partition_size=1,000,000, compression={compression!r}), round {k + 1}: "
+            f"{stream['rate']:,.0f} deals/s ({ratios[-1]:.2f} of in-memory {reference:,.0f}), "
+            f"{stream['seconds']:.1f} s, peak RSS {stream['rss'] / 1e9:.2f} GB, {size / 1e9:.2f} GB on disk")
+        settle(path)
+    out(f"  median {statistics.median(ratios):.2f} of in-memory")
+
+
 def cluster_rounds(out, memory, n: int, rounds: int, folder: Path) -> None:
     """``rounds`` bracketed runs of :data:`CLUSTER`; each round's ratios, then their medians."""
     out(f"LocalCluster, 2 worker processes x 1 thread, partitions of 1,000,000, {n:,} deals; ratios to the "
@@ -124,8 +142,9 @@ def main(argv=None) -> int:
     parser.add_argument("--n", type=int, default=100_000_000, help="deals of the streamed dataset (default 100 M)")
     parser.add_argument("--small", type=int, default=10_000_000, help="a smaller dataset, for peak memory vs n")
     parser.add_argument("--cluster-n", type=int, default=20_000_000, help="deals of the cluster runs (default 20 M)")
-    parser.add_argument("--cluster-rounds", type=int, default=3,
-                        help="cluster runs, each between two in-memory runs; the median ratio counts (default 3)")
+    parser.add_argument("--rounds", type=int, default=3,
+                        help="runs of each measurement, each between two in-memory runs; the median ratio counts "
+                             "(default 3)")
     parser.add_argument("--memory-n", type=int, default=5_000_000, help="deals of each in-memory call (default 5 M)")
     parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")
     args = parser.parse_args(argv)
@@ -137,18 +156,10 @@ def main(argv=None) -> int:
         out(f"in-memory = simulate({args.memory_n:,}, threads=2), random play, measured just before and just after "
             f"each run (the machine's speed drifts); the ratio is to their mean")
         for n, compression in ((args.small, "lz4"), (args.small, "none"), (args.n, "lz4")):
-            path = folder / f"stream-{n}-{compression}"
-            warm = str(folder / f"warm-{n}-{compression}")
-            code = STREAM.format(n=n, part=1_000_000, path=str(path), warm=warm, compression=compression)
-            stream, reference = bracketed(memory, lambda code=code: child(code, folder))
-            size = sum(p.stat().st_size for p in path.rglob("*.parquet"))
-            out(f"simulate_to_parquet({n:,}, partition_size=1,000,000, compression={compression!r}): "
-                f"{stream['rate']:,.0f} deals/s ({stream['rate'] / reference:.2f} of in-memory {reference:,.0f}), "
-                f"{stream['seconds']:.1f} s, peak RSS {stream['rss'] / 1e9:.2f} GB, {size / 1e9:.2f} GB on disk")
-            settle(path)
+            stream_rounds(out, memory, n, compression, args.rounds, folder)
         one = child(IN_MEMORY.format(n=args.memory_n, threads=1), folder)
         out(f"in-memory simulate({args.memory_n:,}, threads=1): {one['rate']:,.0f} deals/s")
-        cluster_rounds(out, memory, args.cluster_n, args.cluster_rounds, folder)
+        cluster_rounds(out, memory, args.cluster_n, args.rounds, folder)
         resume = child(RESUME.format(path=str(folder / "parts")), folder)
         out(f"resume=True on a complete 1,000-part dataset (manifest + footer of every part): "
             f"{resume['seconds']:.2f} s")
