@@ -102,8 +102,8 @@ def simulate_dask(n: int, *, partition_size: int = DEFAULT_PARTITION, start: int
     computed until asked (``.compute()``, ``.persist()``, an aggregate...), on the default or the
     current ``distributed`` client.  From 15 partitions on, Dask's default ``split_out`` makes a
     ``groupby`` aggregate a shuffle; with few groups (contracts, seats) ``.mean(split_out=1)`` keeps
-    it a plain reduction (20 M deals, 2 workers: 0.77 instead of 0.68 of ``simulate(threads=2)``'s
-    rate, ``benchmarks/datasets.py``).
+    it a plain reduction (never slower in the rounds of ``benchmarks/datasets.py``, up to 0.14 of
+    ``simulate(threads=2)``'s rate faster; ``benchmarks/RESULTS.md``).
     """
     require("simulate_dask")
     import dask.dataframe as dd
