@@ -366,9 +366,10 @@ def _arrow(frame: pd.DataFrame):
 def _writer_options(columns: list[str], compression: str = "lz4") -> dict:
     """``pq.ParquetWriter`` options for a frame of ``columns``: ``compression`` for every column, but
     with ``"lz4"`` the per-column choices of :data:`DELTA_COLUMNS` and :data:`UNCOMPRESSED_COLUMNS`."""
-    delta = [*ID_COLUMNS, *(DELTA_COLUMNS if compression == "lz4" else ())]
-    codec = ({c: "none" if c in UNCOMPRESSED_COLUMNS else "lz4" for c in columns} if compression == "lz4"
-             else compression)
+    delta, codec = ID_COLUMNS, compression
+    if compression == "lz4":
+        delta = (*ID_COLUMNS, *DELTA_COLUMNS)
+        codec = {c: "none" if c in UNCOMPRESSED_COLUMNS else "lz4" for c in columns}
     return {"compression": codec, "use_dictionary": [c for c in DICTIONARY_COLUMNS if c in columns],
             "write_statistics": [c for c in ID_COLUMNS if c in columns],
             "column_encoding": {c: "DELTA_BINARY_PACKED" for c in delta if c in columns}}
