@@ -12,6 +12,10 @@ which cards are gone, which seats are void, who probably holds what (:mod:`.know
   masters); else play cheap.
 * Opponent winning: win as cheaply as possible with a card that is safe from the players
   still to come, otherwise duck with the cheapest card.
+* All trumps, void in the led suit: the K and Q of a pair still in the hand are kept (the first
+  of them discarded on another suit loses the belot, docs/rules.md §6) while another card worth
+  less than 10 points will do.  Keeping them at the price of an A, 10, 9 or J lost more trick
+  points than the belot brought (docs/players.md).
 """
 
 from __future__ import annotations
@@ -19,8 +23,8 @@ from __future__ import annotations
 from numba import njit
 
 from ..core.bits import ctz
-from ..core.layouts import V_CONTRACT, V_DECLARER, V_EXCLUDED, V_POS, V_WINNER, V_WINNING
-from ..core.tables import AT, NT, SUIT
+from ..core.layouts import V_CONTRACT, V_DECLARER, V_EXCLUDED, V_POS, V_TRICK_CARD, V_WINNER, V_WINNING
+from ..core.tables import AT, NT, POINTS, QUEENS, SUIT
 from .knowledge import risk_of_being_beaten, unseen
 from .tactics import beating, cheapest, longest_suit_cards, masters, plain_of, richest, trumps_of
 
@@ -32,9 +36,34 @@ def judged_card(legal, hand, seat, view, family, memory):
     """The card a judging player plays (``memory`` selects hard over normal)."""
     if view[V_POS] == 0:
         return lead(legal, hand, seat, view, family, memory)
+    if view[V_CONTRACT] == AT:
+        keep = legal & ~belot_discards(hand, view[V_TRICK_CARD] >> 3)
+        if low_cards(keep, family):
+            legal = keep
     if ((view[V_WINNER] ^ seat) & 1) == 0:
         return support_partner(legal, hand, seat, view, family, memory)
     return fight_for_trick(legal, hand, seat, view, family, memory)
+
+
+@njit(cache=True)
+def belot_discards(hand, led):
+    """The K and Q of each pair in ``hand`` outside the ``led`` suit: in all trumps the first of them
+    discarded on another suit loses the belot."""
+    queens = hand & (hand >> 1) & QUEENS & ~SUIT[led]
+    return queens | (queens << 1)
+
+
+@njit(cache=True)
+def low_cards(mask, family):
+    """The cards of ``mask`` worth less than 10 points in all trumps (7, 8, Q, K)."""
+    out = 0
+    m = mask
+    while m:
+        card = ctz(m)
+        m &= m - 1
+        if POINTS[family, AT, card] < 10:
+            out |= 1 << card
+    return out
 
 
 @njit(cache=True)
