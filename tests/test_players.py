@@ -16,6 +16,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import random
 
@@ -347,28 +348,33 @@ def test_throws_points_on_partners_trick_when_last(policy):
     assert choose(policy, state, view) == parse_card("KS")
 
 
-def _at_discard(seat3: str, plays: list[str]) -> tuple[ref.DealState, np.ndarray]:
+def _at_discard(seat3: str, plays: list[str], rules=bs.BULGARIAN) -> tuple[ref.DealState, np.ndarray]:
     """An all-trumps position after ``plays`` (clubs led by seat 0) with seat 3, void in clubs,
     holding ``seat3``; the other cards are dealt in turn to seats 0-2, the clubs first (seat 0:
     8C 9C KC, seat 1: JC AC QC, seat 2: 7C TC)."""
     rest = [c for c in ("8C JC 7C 9C AC TC KC QC " + " ".join(
         f"{r}{s}" for s in "DHS" for r in "J9ATKQ87")).split() if c not in seat3.split()]
     hands = [" ".join(rest[k::3]) for k in range(3)] + [seat3]
-    return position(hands, "AT", declarer=0, plays=plays)
+    return position(hands, "AT", declarer=0, plays=plays, rules=rules)
 
 
+CLASSIC_AT = dataclasses.replace(bs.Rules.coerce("classic"), all_no_trumps=True)
+
+
+@pytest.mark.parametrize("rules", [bs.BULGARIAN, CLASSIC_AT], ids=["bulgarian", "classic"])
 @pytest.mark.parametrize("policy", ["normal", "hard"])
-def test_all_trumps_belot_pair_is_kept_while_a_cheap_card_will_do(policy):
+def test_all_trumps_belot_pair_is_kept_while_a_cheap_card_will_do(policy, rules):
+    # The same cards in both families: the rule goes by rank (classic's A is worth 6, its 10 5).
     # Partner (seat 1) wins the trick: without the rule the richest spare card, the KS of the pair.
-    state, view = _at_discard("KS QS 7S 8S 7H 8H 7D 8D", ["8C", "JC", "7C"])
+    state, view = _at_discard("KS QS 7S 8S 7H 8H 7D 8D", ["8C", "JC", "7C"], rules)
     assert state.to_move == 3 and view[L.V_WINNER] == 1
     assert format_card(choose(policy, state, view)) not in ("KS", "QS")
     # An opponent wins: the duck would be the QS (the weakest card); the unpaired KH instead.
-    state, view = _at_discard("KS QS KH AH TH AD TD 9D", ["8C", "QC", "TC"])
+    state, view = _at_discard("KS QS KH AH TH AD TD 9D", ["8C", "QC", "TC"], rules)
     assert state.to_move == 3 and view[L.V_WINNER] == 2
     assert choose(policy, state, view) == parse_card("KH")
     # Nothing under 10 points but the pair: the QS as before (an A, 10 or 9 would cost more).
-    state, view = _at_discard("KS QS AH TH AD TD 9H 9D", ["8C", "QC", "TC"])
+    state, view = _at_discard("KS QS AH TH AD TD 9H 9D", ["8C", "QC", "TC"], rules)
     assert choose(policy, state, view) == parse_card("QS")
 
 

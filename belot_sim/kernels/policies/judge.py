@@ -13,9 +13,9 @@ which cards are gone, which seats are void, who probably holds what (:mod:`.know
 * Opponent winning: win as cheaply as possible with a card that is safe from the players
   still to come, otherwise duck with the cheapest card.
 * All trumps, void in the led suit: the K and Q of a pair still in the hand are kept (the first
-  of them discarded on another suit loses the belot, docs/rules.md §6) while another card worth
-  less than 10 points will do.  Keeping them at the price of an A, 10, 9 or J lost more trick
-  points than the belot brought (docs/players.md).
+  of them discarded on another suit loses the belot, docs/rules.md §6) while another 7, 8, Q or K
+  will do.  Keeping them at the price of an A, 10, 9 or J lost more trick points than the belot
+  brought (docs/players.md).
 """
 
 from __future__ import annotations
@@ -23,12 +23,15 @@ from __future__ import annotations
 from numba import njit
 
 from ..core.bits import ctz
-from ..core.layouts import V_CONTRACT, V_DECLARER, V_EXCLUDED, V_POS, V_TRICK_CARD, V_WINNER, V_WINNING
-from ..core.tables import AT, NT, POINTS, QUEENS, SUIT
+from ..core.layouts import V_CONTRACT, V_DECLARER, V_EXCLUDED, V_LED, V_POS, V_WINNER, V_WINNING
+from ..core.tables import AT, NT, QUEENS, SUIT
 from .knowledge import risk_of_being_beaten, unseen
 from .tactics import beating, cheapest, longest_suit_cards, masters, plain_of, richest, trumps_of
 
 SAFE = 0.5  # a winning card is "safe" when the risk of being beaten is below this
+#: The 7, 8, Q and K of every suit: in all trumps the cards worth under 10 points (bulgarian), the
+#: ones worth giving instead of a belot (docs/players.md; ranks 7 8 9 T J Q K A are bits 0..7).
+CHEAP_RANKS = 0x63636363
 
 
 @njit(cache=True)
@@ -37,8 +40,8 @@ def judged_card(legal, hand, seat, view, family, memory):
     if view[V_POS] == 0:
         return lead(legal, hand, seat, view, family, memory)
     if view[V_CONTRACT] == AT:
-        keep = legal & ~belot_discards(hand, view[V_TRICK_CARD] >> 3)
-        if low_cards(keep, family):
+        keep = legal & ~belot_discards(hand, view[V_LED])
+        if keep & CHEAP_RANKS:
             legal = keep
     if ((view[V_WINNER] ^ seat) & 1) == 0:
         return support_partner(legal, hand, seat, view, family, memory)
@@ -51,19 +54,6 @@ def belot_discards(hand, led):
     discarded on another suit loses the belot."""
     queens = hand & (hand >> 1) & QUEENS & ~SUIT[led]
     return queens | (queens << 1)
-
-
-@njit(cache=True)
-def low_cards(mask, family):
-    """The cards of ``mask`` worth less than 10 points in all trumps (7, 8, Q, K)."""
-    out = 0
-    m = mask
-    while m:
-        card = ctz(m)
-        m &= m - 1
-        if POINTS[family, AT, card] < 10:
-            out |= 1 << card
-    return out
 
 
 @njit(cache=True)
