@@ -245,11 +245,31 @@ def _atlas_estimate(hand, contract, seat: int, dealer: int | None, rules: Rules)
         frame=pd.DataFrame(), tried=n, accepted=n, method="atlas")
 
 
-def _conditional(hand, contracts, *, seat, dealer, auction, bidders, turned, multiplier, samples, players, rules, seed,
-                 threads, worlds, max_tries, min_samples, bidder_options, progress):
-    """The auction-aware layouts (:mod:`belot_sim.conditional`), validated before any work:
-    ``(rules, contracts, multiplier, frame, tried, auction, accepted)``; ``contracts=None`` takes the
-    legal bids."""
+@dataclass
+class AuctionPlan:
+    """The checked arguments of one auction-aware estimate or table (:func:`_auction_plan`)."""
+    rules: Rules
+    contracts: list
+    seat: int
+    multiplier: int
+    auction: object  # belot_sim.conditional's checked auction
+    samples: int
+    seed: int
+    worlds: int
+    policies: np.ndarray
+    max_tries: int
+    min_samples: int
+    models: np.ndarray
+    weights: np.ndarray
+    fixed: object
+    free: object
+    hand: str
+
+
+def _auction_plan(hand, contracts, *, seat, dealer, auction, bidders, turned, multiplier, samples, players, rules,
+                  seed, worlds, max_tries, min_samples, bidder_options) -> AuctionPlan:
+    """The auction-aware layouts' arguments (:mod:`belot_sim.conditional`), validated before any
+    work; ``contracts=None`` takes the legal bids."""
     from . import conditional as cond
     from .options import bidder_params
     from .registry import model_codes
@@ -272,17 +292,41 @@ def _conditional(hand, contracts, *, seat, dealer, auction, bidders, turned, mul
     min_samples = samples if min_samples is None else check_int(min_samples, "min_samples", 1, samples)
     models = np.array(model_codes(bidders), dtype=np.int64)
     _, weights = bidder_params(rules, bidder_options, models)
-    threads = check_threads(threads)
-    progress = check_bool(progress, "progress")
     cond.check_own_calls(checked, mask, seat, rules, models, turned_card, weights)
     fixed, free = cond.pack_constraint(mask, seat, checked, rules, turned_card)
-    with numba_threads(threads), Progress(progress, "bid estimate", samples, "layouts") as shown:
-        ids, tried = cond.screen(seed, samples, max_tries, fixed, free, checked, rules, models, seat, weights,
-                                 min_samples)
-        frame = cond.play_accepted(ids, fixed, free, chosen, seat, checked, multiplier_played, rules, seed, policies,
-                                   worlds)
-        shown.advance(samples)
-    return rules, chosen, multiplier_played, frame, tried, checked.text, len(ids)
+    return AuctionPlan(rules, chosen, seat, multiplier_played, checked, samples, seed, worlds, policies, max_tries,
+                       min_samples, models, weights, fixed, free, format_cards(mask))
+
+
+def _play_auction_plan(plan: AuctionPlan) -> tuple[pd.DataFrame, int, int]:
+    """``(frame, tried, accepted)``: the layouts consistent with the auction, screened and played."""
+    from . import conditional as cond
+
+    ids, tried = cond.screen(plan.seed, plan.samples, plan.max_tries, plan.fixed, plan.free, plan.auction,
+                             plan.rules, plan.models, plan.seat, plan.weights, plan.min_samples)
+    frame = cond.play_accepted(ids, plan.fixed, plan.free, plan.contracts, plan.seat, plan.auction, plan.multiplier,
+                               plan.rules, plan.seed, plan.policies, plan.worlds)
+    return frame, tried, len(ids)
+
+
+def _conditional(hand, contracts, *, threads, progress, **plan_arguments):
+    """:func:`_auction_plan` and its play: ``(rules, contracts, multiplier, frame, tried, auction,
+    accepted)``."""
+    plan = _auction_plan(hand, contracts, **plan_arguments)
+    threads = check_threads(threads)
+    with numba_threads(threads), Progress(check_bool(progress, "progress"), "bid estimate", plan.samples,
+                                          "layouts") as shown:
+        frame, tried, accepted = _play_auction_plan(plan)
+        shown.advance(plan.samples)
+    return plan.rules, plan.contracts, plan.multiplier, frame, tried, plan.auction.text, accepted
+
+
+def _auction_table(plan: AuctionPlan, players, min_p_made: float) -> pd.DataFrame:
+    """The bid table of an auction-aware plan (:func:`bid_table` with ``auction``)."""
+    frame, tried, accepted = _play_auction_plan(plan)
+    return _table(frame, plan.rules, plan.contracts, plan.seat, accepted, min_p_made,
+                  {"players": players, "hand": plan.hand, "auction": plan.auction.text, "tried": tried,
+                   "acceptance": accepted / tried})
 
 
 def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, auction=None, bidders="heuristic",
@@ -400,14 +444,16 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, b
     if auction is not None:
         if known is not None:
             raise ValueError("known= cannot be combined with auction= (give a classic turned card as turned=)")
-        rules, chosen, _, frame, tried, text, samples = _conditional(
-            hand, contracts, seat=check_int(seat, "seat", 0, 3), dealer=dealer, auction=auction, bidders=bidders,
-            turned=turned, multiplier=None, samples=samples, players=players, rules=Rules.coerce(rules), seed=seed,
-            threads=threads, worlds=worlds, max_tries=max_tries, min_samples=None, bidder_options=bidder_options,
-            progress=progress)
-        return _table(frame, rules, chosen, seat, samples, min_p_made,
-                      {"players": players, "hand": format_cards(to_mask(hand, "hand")), "auction": text,
-                       "tried": tried, "acceptance": samples / tried})
+        plan = _auction_plan(hand, contracts, seat=check_int(seat, "seat", 0, 3), dealer=dealer, auction=auction,
+                             bidders=bidders, turned=turned, multiplier=None, samples=samples, players=players,
+                             rules=Rules.coerce(rules), seed=seed, worlds=worlds, max_tries=max_tries,
+                             min_samples=None, bidder_options=bidder_options)
+        threads = check_threads(threads)
+        with numba_threads(threads), Progress(check_bool(progress, "progress"), "bid estimate", plan.samples,
+                                              "layouts") as shown:
+            table = _auction_table(plan, players, min_p_made)
+            shown.advance(plan.samples)
+        return table
     known = _with_turned(known, turned, check_int(seat, "seat", 0, 3), Rules.coerce(rules), hand)
     plan = _bid_plan(hand, contracts, seat=seat, dealer=dealer, known=known, multiplier=1, samples=samples,
                      players=players, rules=rules, seed=seed, worlds=worlds)
@@ -420,7 +466,9 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, b
 def bid_tables(hands, *, client=None, threads: int | None = None, progress: bool = False, **bid_table_kwargs
                ) -> pd.DataFrame:
     """:func:`bid_table` of every hand of ``hands``, as one frame: a row per (hand, contract),
-    columns ``hand`` (the cards as text), ``contract`` and the bid-table columns.
+    columns ``hand`` (the cards as text), ``contract`` and the bid-table columns; with ``auction``
+    (the same calls for every hand, each hand the 5 cards of the seat to call) also ``tried`` and
+    ``acceptance`` (the layouts tried and the share consistent with the calls).
 
     Every argument is checked for every hand before any layout is played.  ``client``: a Dask
     ``distributed.Client``; its workers evaluate the hands, one task per hand
@@ -435,39 +483,74 @@ def bid_tables(hands, *, client=None, threads: int | None = None, progress: bool
     if unknown:
         raise TypeError(f"unknown argument(s) {unknown}: bid_table's arguments are {sorted(_TABLE_ARGUMENTS)}")
     min_p_made = check_probability(bid_table_kwargs.pop("min_p_made", 0.5), "min_p_made")
-    options = {"seat": 0, "dealer": None, "known": None, "samples": 1000, "players": "dd", "rules": "bulgarian",
-               "seed": 0, "worlds": DEFAULT_WORLDS, "contracts": None, **bid_table_kwargs}
-    contracts = options.pop("contracts")
-    plans = []
-    for k, hand in enumerate(hands):
-        try:
-            plans.append(_bid_plan(hand, contracts, multiplier=1, **options))
-        except (ValueError, TypeError) as error:
-            raise type(error)(f"hand {k} ({hand!r}): {error}") from None
+    options = {**_TABLE_DEFAULTS, **bid_table_kwargs}
+    plans = [_hand_plan(k, hand, options) for k, hand in enumerate(hands)]
     threads = check_threads(threads)
-    total = sum(p.samples for p in plans)
-    with Progress(check_bool(progress, "progress"), "bid tables", total, "layouts") as bar:
+    with Progress(check_bool(progress, "progress"), "bid tables", sum(p.samples for p in plans), "layouts") as bar:
         if client is not None:
             from .cluster import check_client, run_partitions
 
-            tasks = [(plan, min_p_made, threads) for plan in plans]
+            tasks = [(plan, options["players"], min_p_made, threads) for plan in plans]
             tables = run_partitions(check_client(client, "bid_tables"), _table_on_worker, tasks, progress=bar,
                                     weights=[p.samples for p in plans])
         else:
             with numba_threads(threads):
-                tables = [_plan_table(plan, _play(plan, bar), min_p_made) for plan in plans]
-    frame = pd.concat([t.reset_index().assign(hand=t.attrs["hand"]) for t in tables], ignore_index=True)
+                tables = [_hand_table(plan, options["players"], min_p_made, bar) for plan in plans]
+    frame = pd.concat([t.reset_index().assign(hand=t.attrs["hand"], **_auction_columns(t)) for t in tables],
+                      ignore_index=True)
     return frame[["hand", *[c for c in frame.columns if c != "hand"]]]
 
 
-#: The arguments ``bid_tables`` passes on to each hand's table.
-_TABLE_ARGUMENTS = {"seat", "dealer", "known", "samples", "players", "rules", "seed", "worlds", "contracts",
-                    "min_p_made"}
+#: ``bid_table``'s defaults for the arguments ``bid_tables`` passes on to each hand's table.
+_TABLE_DEFAULTS = {"seat": 0, "dealer": None, "auction": None, "bidders": "heuristic", "known": None, "turned": None,
+                   "samples": 1000, "players": "dd", "rules": "bulgarian", "seed": 0, "worlds": DEFAULT_WORLDS,
+                   "contracts": None, "max_tries": None, "bidder_options": None}
+_TABLE_ARGUMENTS = {*_TABLE_DEFAULTS, "min_p_made"}
 
 
-def _table_on_worker(plan: BidPlan, min_p_made: float, threads: int | None) -> pd.DataFrame:
+def _hand_plan(k: int, hand, options: dict):
+    """Hand ``k``'s plan (:class:`AuctionPlan` with an auction, else :class:`BidPlan`); an error names
+    the hand."""
+    o = options
+    try:
+        if o["auction"] is not None:
+            if o["known"] is not None:
+                raise ValueError("known= cannot be combined with auction= (give a classic turned card as turned=)")
+            return _auction_plan(hand, o["contracts"], seat=check_int(o["seat"], "seat", 0, 3), dealer=o["dealer"],
+                                 auction=o["auction"], bidders=o["bidders"], turned=o["turned"], multiplier=None,
+                                 samples=o["samples"], players=o["players"], rules=Rules.coerce(o["rules"]),
+                                 seed=o["seed"], worlds=o["worlds"], max_tries=o["max_tries"], min_samples=None,
+                                 bidder_options=o["bidder_options"])
+        seat = check_int(o["seat"], "seat", 0, 3)
+        known = _with_turned(o["known"], o["turned"], seat, Rules.coerce(o["rules"]), hand)
+        return _bid_plan(hand, o["contracts"], seat=seat, dealer=o["dealer"], known=known, multiplier=1,
+                         samples=o["samples"], players=o["players"], rules=o["rules"], seed=o["seed"],
+                         worlds=o["worlds"])
+    except (ValueError, TypeError) as error:
+        raise type(error)(f"hand {k} ({hand!r}): {error}") from None
+
+
+def _auction_columns(table: pd.DataFrame) -> dict:
+    """``tried`` and ``acceptance`` of an auction-aware table, for every row (none otherwise)."""
+    if table.attrs.get("auction") is None:
+        return {}
+    return {key: table.attrs[key] for key in ("tried", "acceptance")}
+
+
+def _table_on_worker(plan, players, min_p_made: float, threads: int | None) -> pd.DataFrame:
+    """One hand's table (:func:`bid_tables`) on a Dask worker: one thread unless ``threads``."""
     with numba_threads(threads if threads is not None else 1):
-        return _plan_table(plan, _play(plan), min_p_made)
+        return _hand_table(plan, players, min_p_made)
+
+
+def _hand_table(plan, players, min_p_made: float, bar: Progress | None = None) -> pd.DataFrame:
+    """One hand's table from its plan (:func:`_hand_plan`), counting its layouts on ``bar``."""
+    if isinstance(plan, AuctionPlan):
+        table = _auction_table(plan, players, min_p_made)
+        if bar is not None:
+            bar.advance(plan.samples)
+        return table
+    return _plan_table(plan, _play(plan, bar), min_p_made)
 
 
 def _plan_table(plan: BidPlan, frame: pd.DataFrame, min_p_made: float) -> pd.DataFrame:

@@ -96,6 +96,8 @@ def test_long_calls_with_a_client_give_the_same_tables(client):
     hands = ["JH 9H AH KS 7C", "AS TS KS QS 7D", "7C 8C 9D TD JS"]
     pd.testing.assert_frame_equal(bs.bid_tables(hands, samples=200, players="hard", client=client),
                                   bs.bid_tables(hands, samples=200, players="hard"))
+    after = dict(samples=40, players="hard", seat=2, dealer=3, auction="PC")
+    pd.testing.assert_frame_equal(bs.bid_tables(hands[:2], client=client, **after), bs.bid_tables(hands[:2], **after))
 
 
 def test_a_bad_client_or_partition_size_is_refused():

@@ -258,3 +258,54 @@ def test_blocks_of_layouts_give_the_same_rows(monkeypatch, capsys, players, attr
     blocks_est = bs.estimate_bid(hand, "C", samples=samples, players=players, seed=4, progress=True)
     assert whole.equals(blocks)
     assert whole_est.frame.equals(blocks_est.frame)
+
+
+BID_HANDS = ["JH 9H AH KS 7C", "JS 9S AS KD 7C"]
+
+
+def _same_rows(frame, hand: str, table) -> None:
+    """The rows of ``hand`` in a ``bid_tables`` frame equal its own ``bid_table``."""
+    import pandas as pd
+
+    part = frame[frame["hand"] == table.attrs["hand"]].set_index("contract")
+    pd.testing.assert_frame_equal(part[list(table.columns)], table, check_names=False, check_index_type=False,
+                                  check_categorical=False)
+
+
+def test_bid_tables_after_an_auction_are_each_hands_bid_table():
+    kwargs = dict(samples=40, players="hard", seat=2, dealer=3, auction="PC", seed=3)
+    frame = bs.bid_tables(BID_HANDS, **kwargs)
+    for hand in BID_HANDS:
+        table = bs.bid_table(hand, **kwargs)
+        _same_rows(frame, hand, table)
+        rows = frame[frame["hand"] == table.attrs["hand"]]
+        assert (rows["tried"] == table.attrs["tried"]).all() and (rows["acceptance"] == table.attrs["acceptance"]).all()
+    assert "C" not in set(frame["contract"])  # clubs was called: only the bids above it are rows
+
+
+def test_bid_tables_without_an_auction_have_no_auction_columns():
+    frame = bs.bid_tables(BID_HANDS, samples=30, players="hard", seed=4)
+    assert "tried" not in frame.columns and len(frame) == 2 * 6
+    for hand in BID_HANDS:
+        _same_rows(frame, hand, bs.bid_table(hand, samples=30, players="hard", seed=4))
+
+
+@pytest.mark.parametrize("kwargs, pattern", [
+    (dict(auction="PC", seat=2, dealer=3, known={0: "AD"}), r"hand 0 .*known= cannot be combined"),
+    (dict(auction="PC", seat=1, dealer=3), r"hand 0 .*seat 1 is not the seat to call"),
+    (dict(auction="PC", seat=2, dealer=3, fancy=1), "unknown argument"),
+])
+def test_bid_tables_after_an_auction_bad_input(kwargs, pattern):
+    with pytest.raises((ValueError, TypeError), match=pattern):
+        bs.bid_tables(BID_HANDS, samples=20, players="hard", **kwargs)
+
+
+def test_bid_tables_names_the_bad_hand_before_playing(monkeypatch):
+    from belot_sim import conditional
+
+    def fail(*args, **kwargs):
+        raise AssertionError("layouts were screened before every hand was checked")
+
+    monkeypatch.setattr(conditional, "screen", fail)
+    with pytest.raises(ValueError, match=r"hand 1 .*5 cards"):
+        bs.bid_tables([BID_HANDS[0], "JS 9S AS KD 7C 8C"], samples=20, players="hard", seat=2, dealer=3, auction="PC")
