@@ -441,26 +441,14 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, b
     consistent with the calls; ``attrs`` then also hold ``auction``, ``tried`` and ``acceptance``.
     """
     min_p_made = check_probability(min_p_made, "min_p_made")
-    if auction is not None:
-        if known is not None:
-            raise ValueError("known= cannot be combined with auction= (give a classic turned card as turned=)")
-        plan = _auction_plan(hand, contracts, seat=check_int(seat, "seat", 0, 3), dealer=dealer, auction=auction,
-                             bidders=bidders, turned=turned, multiplier=None, samples=samples, players=players,
-                             rules=Rules.coerce(rules), seed=seed, worlds=worlds, max_tries=max_tries,
-                             min_samples=None, bidder_options=bidder_options)
-        threads = check_threads(threads)
-        with numba_threads(threads), Progress(check_bool(progress, "progress"), "bid estimate", plan.samples,
-                                              "layouts") as shown:
-            table = _auction_table(plan, players, min_p_made)
-            shown.advance(plan.samples)
-        return table
-    known = _with_turned(known, turned, check_int(seat, "seat", 0, 3), Rules.coerce(rules), hand)
-    plan = _bid_plan(hand, contracts, seat=seat, dealer=dealer, known=known, multiplier=1, samples=samples,
-                     players=players, rules=rules, seed=seed, worlds=worlds)
+    plan = _table_plan(hand, {"seat": seat, "dealer": dealer, "auction": auction, "bidders": bidders, "known": known,
+                              "turned": turned, "samples": samples, "players": players, "rules": rules, "seed": seed,
+                              "worlds": worlds, "contracts": contracts, "max_tries": max_tries,
+                              "bidder_options": bidder_options})
     threads = check_threads(threads)
-    with numba_threads(threads), Progress(check_bool(progress, "progress"), _label("bid table", plan), samples,
-                                          "layouts") as bar:
-        return _plan_table(plan, _play(plan, bar), min_p_made)
+    label = "bid estimate" if isinstance(plan, AuctionPlan) else _label("bid table", plan)
+    with numba_threads(threads), Progress(check_bool(progress, "progress"), label, plan.samples, "layouts") as bar:
+        return _hand_table(plan, players, min_p_made, bar)
 
 
 def bid_tables(hands, *, client=None, threads: int | None = None, progress: bool = False, **bid_table_kwargs
@@ -509,25 +497,27 @@ _TABLE_ARGUMENTS = {*_TABLE_DEFAULTS, "min_p_made"}
 
 
 def _hand_plan(k: int, hand, options: dict):
-    """Hand ``k``'s plan (:class:`AuctionPlan` with an auction, else :class:`BidPlan`); an error names
-    the hand."""
-    o = options
+    """Hand ``k``'s :func:`_table_plan`; an error names the hand."""
     try:
-        if o["auction"] is not None:
-            if o["known"] is not None:
-                raise ValueError("known= cannot be combined with auction= (give a classic turned card as turned=)")
-            return _auction_plan(hand, o["contracts"], seat=check_int(o["seat"], "seat", 0, 3), dealer=o["dealer"],
-                                 auction=o["auction"], bidders=o["bidders"], turned=o["turned"], multiplier=None,
-                                 samples=o["samples"], players=o["players"], rules=Rules.coerce(o["rules"]),
-                                 seed=o["seed"], worlds=o["worlds"], max_tries=o["max_tries"], min_samples=None,
-                                 bidder_options=o["bidder_options"])
-        seat = check_int(o["seat"], "seat", 0, 3)
-        known = _with_turned(o["known"], o["turned"], seat, Rules.coerce(o["rules"]), hand)
-        return _bid_plan(hand, o["contracts"], seat=seat, dealer=o["dealer"], known=known, multiplier=1,
-                         samples=o["samples"], players=o["players"], rules=o["rules"], seed=o["seed"],
-                         worlds=o["worlds"])
+        return _table_plan(hand, options)
     except (ValueError, TypeError) as error:
         raise type(error)(f"hand {k} ({hand!r}): {error}") from None
+
+
+def _table_plan(hand, o: dict):
+    """A bid table's checked plan from ``bid_table``'s arguments ``o``: an :class:`AuctionPlan` with
+    an auction, else a :class:`BidPlan`."""
+    if o["auction"] is not None and o["known"] is not None:
+        raise ValueError("known= cannot be combined with auction= (give a classic turned card as turned=)")
+    seat = check_int(o["seat"], "seat", 0, 3)
+    if o["auction"] is not None:
+        return _auction_plan(hand, o["contracts"], seat=seat, dealer=o["dealer"], auction=o["auction"],
+                             bidders=o["bidders"], turned=o["turned"], multiplier=None, samples=o["samples"],
+                             players=o["players"], rules=Rules.coerce(o["rules"]), seed=o["seed"], worlds=o["worlds"],
+                             max_tries=o["max_tries"], min_samples=None, bidder_options=o["bidder_options"])
+    known = _with_turned(o["known"], o["turned"], seat, Rules.coerce(o["rules"]), hand)
+    return _bid_plan(hand, o["contracts"], seat=seat, dealer=o["dealer"], known=known, multiplier=1,
+                     samples=o["samples"], players=o["players"], rules=o["rules"], seed=o["seed"], worlds=o["worlds"])
 
 
 def _auction_columns(table: pd.DataFrame) -> dict:

@@ -35,6 +35,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "benchmarks"))
 
 import belot_sim as bs  # noqa: E402
 from belot_sim import reference as ref  # noqa: E402
+from belot_sim.cards import popcount  # noqa: E402
 from bots import deals  # noqa: E402  (benchmarks/bots.py: hard deals as reference states)
 
 DEFAULT_PLAYERS = "pimc-exact,pimc,pimc-exact:10,hard"
@@ -48,7 +49,7 @@ def positions(n_deals: int, seed: int) -> list[tuple[int, ref.DealState]]:
     for i, (state, cards) in enumerate(deals(n_deals, seed=seed)):
         for card in cards[:rng.randrange(32)]:
             state.play(int(card))
-        if bin(state.legal_mask()).count("1") > 1:
+        if popcount(state.legal_mask()) > 1:
             out.append((i, state))
     return out
 
