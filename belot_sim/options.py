@@ -12,6 +12,8 @@ slot names in lower case, e.g. ``{"pass_prob": 0.8, "thr_suit": 11, "mc_samples"
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from .kernels.core.layouts import BIDDER_INTS, BIDDER_WEIGHTS
@@ -64,11 +66,22 @@ def bidder_params(rules: Rules | str | None = None, options: dict | None = None,
     rules = Rules.coerce("bulgarian" if rules is None else rules)
     ints[BIDDER_INTS["FLAGS"].offset] = flags_of(rules)
     if BIDDER_CODES["atlas"] in {int(c) for c in codes}:
-        from .atlas import atlas_lookup, check_atlas_rules
+        from .atlas import check_atlas_rules
 
         check_atlas_rules(rules, "the atlas bidder")
-        weights = np.concatenate([weights, atlas_lookup()])
+        weights = _with_atlas(weights.tobytes())
     return ints, weights
+
+
+@lru_cache(maxsize=4)
+def _with_atlas(weights: bytes) -> np.ndarray:
+    """The weights followed by the atlas's table (38 MB), made once per set of weights: copying
+    the table on every call cost 7 ms (``simulate(100, bidders="atlas")`` took 8.5 ms against
+    1.7 ms with ``heuristic``).  Writable like every weights array (Numba compiles read-only arrays
+    as another type); nothing writes to a plan's weights."""
+    from .atlas import atlas_lookup
+
+    return np.concatenate([np.frombuffer(weights, dtype=np.float64), atlas_lookup()])
 
 
 def bidder_options_of(ints: np.ndarray, weights: np.ndarray) -> dict:

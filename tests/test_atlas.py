@@ -91,6 +91,19 @@ def test_the_atlas_bidders_table_agrees_with_the_rows():
                 assert lookup[hand_rank(np.int64(h)) * 24 + contract * 4 + position] == pytest.approx(expected)
 
 
+def test_the_atlas_bidders_weights_are_made_once_per_set_of_options():
+    from belot_sim.kernels.core.layouts import BIDDER_WEIGHTS, BW_SIZE
+    from belot_sim.options import BIDDER_CODES, bidder_params
+
+    atlas_code = [BIDDER_CODES["atlas"]]
+    _, first = bidder_params("bulgarian", {"atlas_min_ev": 0.5}, atlas_code)
+    _, again = bidder_params("bulgarian", {"atlas_min_ev": 0.5}, atlas_code)
+    _, other = bidder_params("bulgarian", {"atlas_min_ev": -0.5}, atlas_code)
+    assert again is first and other is not first  # the 38 MB table is not copied again
+    assert first[BIDDER_WEIGHTS["ATLAS_MIN_EV"].offset] == 0.5 and other[BIDDER_WEIGHTS["ATLAS_MIN_EV"].offset] == -0.5
+    assert first.flags.writeable and np.array_equal(first[BW_SIZE:], atlas.atlas_lookup())
+
+
 def test_the_atlas_bidder_bids_in_simulate_and_in_a_bot():
     deals, calls = bs.simulate(200, bidders=("atlas", "heuristic", "atlas", "heuristic"), players="hard", seed=5,
                                calls=True)
