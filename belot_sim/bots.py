@@ -39,10 +39,11 @@ from .kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME
 from .kernels.core.layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A_FAMILY, A_MULTIPLIER, A_N_CALLS, A_OVER,
                                    A_PASSES, A_ROUND, A_SIZE, A_TO_MOVE, A_TURNED, A_VOID, H_CARDS, H_CONTRACT,
                                    H_DEAL_ID, H_DEALER, H_DECLARER, H_FAMILY, H_FLAGS, H_INITIAL, H_N_PLAYED, H_SEED,
-                                   H_SEES_ALL, H_SIZE, S_WORLD_RNG)
+                                   H_SEES_ALL, H_SIZE, S_N_CALLS, S_WORLD_RNG)
 from .kernels.core.options import flags_of
 from .kernels.core.rng import WORLD_STREAM, stream_start
 from .kernels.play_loop import play_scratch
+from .kernels.policies.inference import start_auction
 from .kernels.policies.position import bot_card
 from .options import bidder_params
 from .reference import DealState, FullDealState, MatchState
@@ -159,7 +160,25 @@ class Bot:
         record = self._record
         fill_record(record, deal)
         record[H_DEAL_ID] = -1 if deal_id is None else self._follow(deal_id, len(deal.plays))
+        if self._policy == POLICY_CODES["expert"]:
+            self._read_auction(state, deal.to_move)
         return int(bot_card(self._policy, record, self._view, self._ctx, self._tt, self._scratch, self._search))
+
+    def _read_auction(self, state, seat: int) -> None:
+        """The auction an ``expert`` reads (:mod:`belot_sim.kernels.policies.inference`): that of a
+        ``FullDealState`` (or a match's deal), every seat assumed to bid as the bot's ``bidder``
+        (``heuristic`` when it has none) with the bot's ``bidder_options``; a ``DealState`` has none."""
+        full = state.deal if isinstance(state, MatchState) else state
+        if not isinstance(full, FullDealState):
+            self._scratch[S_N_CALLS] = 0
+            return
+        a = full.auction
+        codes = np.array([CALL_OF_NAME[call] for _, call in a.calls], dtype=np.int64)
+        hands5 = np.zeros(4, dtype=np.int64)
+        hands5[seat] = full.first_hands[seat]  # the seat's own cards only
+        models = np.full(4, BIDDER_CODES[self.bidder or "heuristic"], dtype=np.int64)
+        start_auction(self._scratch, codes, len(codes), full.dealer, -1 if a.turned is None else a.turned,
+                      self.rules.all_no_trumps, models, hands5, self._weights)
 
     def _follow(self, deal_id, n: int) -> int:
         """Set the world stream for decision ``n`` of deal ``deal_id`` (module docstring)."""

@@ -2,7 +2,7 @@
 
 >>> import belot_sim as bs
 >>> sorted(bs.PLAYERS)
-['dd', 'easy', 'hard', 'normal', 'pimc', 'pimc-exact', 'random']
+['dd', 'easy', 'expert', 'hard', 'normal', 'pimc', 'pimc-exact', 'random']
 >>> bs.BIDDERS["heuristic"][:34]
 'a point count of its own 5 cards p'
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from .kernels.bidding.codes import ATLAS_BIDDER, HEURISTIC, MC_BIDDER, RANDOM_BIDDER
-from .kernels.policies.dispatch import DD, EASY, HARD, NORMAL, PIMC, PIMC_EXACT, RANDOM
+from .kernels.policies.dispatch import DD, EASY, EXPERT, HARD, NORMAL, PIMC, PIMC_EXACT, RANDOM
 
 #: Player name → one-line description (``players=`` everywhere).
 PLAYERS = MappingProxyType({
@@ -23,6 +23,7 @@ PLAYERS = MappingProxyType({
     "dd": "PERFECT INFORMATION (sees every hand): the exact double-dummy best card; a yardstick",
     "pimc": "samples layouts of the unseen cards consistent with what it knows and solves each exactly",
     "pimc-exact": "pimc without its shortcuts: exact values of every card in all its layouts (the reference)",
+    "expert": "pimc on layouts that also replay the auction: the heuristic bidders' calls tell what they held",
 })
 #: Bidder name → one-line description (``bidders=`` everywhere).
 BIDDERS = MappingProxyType({
@@ -34,7 +35,7 @@ BIDDERS = MappingProxyType({
 
 #: Player name → policy code inside the kernels.
 POLICY_CODES = MappingProxyType({"random": RANDOM, "easy": EASY, "normal": NORMAL, "hard": HARD, "dd": DD,
-                                 "pimc": PIMC, "pimc-exact": PIMC_EXACT})
+                                 "pimc": PIMC, "pimc-exact": PIMC_EXACT, "expert": EXPERT})
 #: Bidder name → bidder code inside the kernels.
 BIDDER_CODES = MappingProxyType({"random": RANDOM_BIDDER, "heuristic": HEURISTIC, "mc": MC_BIDDER,
                                  "atlas": ATLAS_BIDDER})
@@ -42,7 +43,7 @@ BIDDER_CODES = MappingProxyType({"random": RANDOM_BIDDER, "heuristic": HEURISTIC
 #: run its own simulations for every layout checked).
 MODEL_BIDDERS = ("random", "heuristic", "atlas")
 #: Players that call the double-dummy solver (need its table; much slower per deal).
-SEARCH_PLAYERS = ("dd", "pimc", "pimc-exact")
+SEARCH_PLAYERS = ("dd", "pimc", "pimc-exact", "expert")
 #: Players shown every hand (perfect information); every other player sees only its own.
 PERFECT_INFORMATION = ("dd",)
 #: Players the ``mc`` bidder may play its layouts with (a searching player would take seconds per call).

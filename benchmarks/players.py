@@ -37,12 +37,18 @@ from belot_sim.kernels.solver.api import new_ctx  # noqa: E402
 from belot_sim.kernels.policies.dispatch import choose_card  # noqa: E402
 from belot_sim.kernels.policies.search import pimc_card, pimc_exact_card  # noqa: E402
 from belot_sim.registry import POLICY_CODES  # noqa: E402
+from belot_sim.simulation import deal_blocks, plan_deals  # noqa: E402
+from belot_sim.stats import mean_interval  # noqa: E402
+from belot_sim.tournament import duplicate_edges  # noqa: E402
 
 #: Deals per timed run, by player (the searching players cost milliseconds to a tenth of a second a deal).
 DEALS = {"random": 1_000_000, "easy": 500_000, "normal": 250_000, "hard": 250_000, "dd": 400, "pimc": 60,
          "pimc-exact": 24}
 LADDER = (("pimc", "pimc-exact"), ("pimc", "hard"), ("pimc-exact", "hard"), ("hard", "normal"), ("normal", "easy"),
           ("easy", "random"), ("dd", "hard"))
+#: With auctions (every seat bids as ``heuristic``): ``expert`` reads them, the others do not.
+AUCTION_LADDER = (("expert", "pimc"), ("expert", "hard"), ("pimc", "hard"))
+AUCTION_DEALS = 60
 
 
 def timed(fn) -> float:
@@ -63,6 +69,13 @@ def rates(old, threads_list, out) -> None:
                 base = timed(lambda t=threads, n=n: old.simulate(n, players="pimc", threads=t, seed=1))
                 out(f"{'pimc (base)':>14} {threads:>7} {n / base:>12,.1f}   (the same deals) -> pimc is "
                     f"{base / seconds:.2f}x as fast")
+    out("with heuristic auctions (void deals are not played), deals/s")
+    for player in ("pimc", "expert"):
+        for threads in threads_list:
+            bs.simulate(4, players=player, bidders="heuristic", threads=threads, seed=99)  # warm-up
+            seconds = timed(lambda p=player, t=threads: bs.simulate(AUCTION_DEALS, players=p, bidders="heuristic",
+                                                                    threads=t, seed=1))
+            out(f"{player:>14} {threads:>7} {AUCTION_DEALS / seconds:>12,.1f}")
 
 
 def decision_times(out, n_deals: int = 30) -> None:
@@ -72,7 +85,7 @@ def decision_times(out, n_deals: int = 30) -> None:
     scratch = np.zeros(S_SIZE, dtype=np.int64)
     scratch[S_WORLDS] = 20
     scratch[S_WORLD_RNG] = 7
-    kernels = {"pimc": pimc_card, "pimc-exact": pimc_exact_card}
+    kernels = {"pimc": lambda *args: pimc_card(*args, False), "pimc-exact": pimc_exact_card}
     times = {name: [] for name in ("hard", *kernels)}
     rng = random.Random(3)
     for deal in range(n_deals + 1):  # the first deal warms up
@@ -108,6 +121,26 @@ def tournaments(n: int, out) -> None:
     for a, b in LADDER:
         row = bs.tournament(a, b, n, seed=6).loc["all"]
         out(f"{a + ' vs ' + b:>24} {row.mean_edge:>+8.2f} [{row.ci_low:+.2f}, {row.ci_high:+.2f}]")
+    auction_tournaments(n, out)
+
+
+def auction_tournaments(n: int, out, start: int = 0, ladder=AUCTION_LADDER) -> None:
+    """The ladder steps with auctions, and ``expert``'s and ``pimc``'s edges over ``hard`` compared
+    deal by deal (the same deals)."""
+    out(f"with heuristic auctions (every seat bids as heuristic; void deals count as 0), seed 6, {n:,} deals "
+        f"each from deal {start:,}")
+    edges = {}
+    for a, b in ladder:
+        common = dict(rules="bulgarian", contract=None, declarer=None, bidders="heuristic", seed=6, plays=False,
+                      multiplier=1, worlds=20, calls=False, bidder_options=None)
+        first, second = plan_deals(players=(a, b, a, b), **common), plan_deals(players=(b, a, b, a), **common)
+        edge = np.concatenate([duplicate_edges(first, second, start + offset, size)[0]
+                               for offset, size in deal_blocks(first, n)])
+        edges[a, b] = edge
+        mean, low, high = mean_interval(edge)
+        out(f"{a + ' vs ' + b:>24} {mean:>+8.2f} [{low:+.2f}, {high:+.2f}]")
+    mean, low, high = mean_interval(edges["expert", "hard"] - edges["pimc", "hard"])
+    out(f"{'expert - pimc, vs hard':>24} {mean:>+8.2f} [{low:+.2f}, {high:+.2f}]   (paired by deal)")
 
 
 def main(argv=None) -> int:

@@ -18,6 +18,10 @@ LAYERS = (
     ("belot_sim._cache", "belot_sim.errors", "belot_sim.cards", "belot_sim.rules", "belot_sim.scoring",
      "belot_sim.notation"),
     ("belot_sim.kernels.core",),
+    # The bidder models: what a bidder calls with given cards, functions of the cards and the
+    # auction only (the expert player replays them to read an auction).
+    ("belot_sim.kernels.bidding.codes", "belot_sim.kernels.bidding.heuristic", "belot_sim.kernels.bidding.atlas_bidder",
+     "belot_sim.kernels.bidding.consistent"),
     ("belot_sim.kernels.solver",),
     ("belot_sim.kernels.policies",),
     ("belot_sim.kernels.play_loop",),

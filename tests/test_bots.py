@@ -255,7 +255,7 @@ def test_a_bid_in_the_play_phase_and_a_play_of_a_void_deal_are_refused():
 
 
 @pytest.mark.parametrize("kwargs, pattern", [
-    ({"player": "expert"}, "unknown player 'expert'.*hard"), ({"player": 3}, "unknown player"),
+    ({"player": "grandmaster"}, "unknown player 'grandmaster'.*hard"), ({"player": 3}, "unknown player"),
     ({"player": "hard", "bidder": "oracle"}, "unknown bidder 'oracle'"),
     ({"player": "hard", "rules": "french"}, "unknown rule preset"), ({"player": "pimc", "worlds": 0}, "worlds"),
     ({"player": "hard", "seed": -1}, "seed"), ({"player": "hard", "bidder_options": {"nope": 1}}, "nope"),

@@ -19,7 +19,7 @@ def add_parser(sub) -> None:
                                       "teams' seats swapped, auctions included; prints the match-point edge per "
                                       "deal and the match win rate of A, with 95% intervals.")
     tour.add_argument("a", nargs="?", type=player_name, help="player A (seats 0/2 in the first play): random, easy, "
-                                                              "normal, hard, pimc, pimc-exact or dd")
+                                                              "normal, hard, pimc, pimc-exact, expert or dd")
     tour.add_argument("b", nargs="?", type=player_name, help="player B")
     tour.add_argument("--a", dest="team_a", metavar="BIDDER:PLAYER", help="team A, e.g. mc:hard (plays matches)")
     tour.add_argument("--b", dest="team_b", metavar="BIDDER:PLAYER", help="team B, e.g. heuristic:hard")

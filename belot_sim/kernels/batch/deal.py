@@ -18,6 +18,7 @@ from ..core.layouts import (A_SIZE, AH_HAND, AH_TURNED, D_CALLS, D_CONTRACT, D_D
 from ..core.rng import AUCTION_STREAM, PLAY_STREAM, WORLD_STREAM, stream_start
 from ..core.scoring import VOID
 from ..play_loop import play_deal
+from ..policies.inference import start_auction
 from ..policies.scratch import start_deal
 
 
@@ -96,6 +97,8 @@ def auction_and_play(seed, deal_id, dealer, pack, family, flags, bidders, bid_in
         hands_from_pack(pack, dealer, hands)
     if search is not None:
         start_deal(scratch, stream_start(seed, deal_id, WORLD_STREAM))
+        start_auction(scratch, calls, n_calls, dealer, turned, (flags & ALL_NO_TRUMPS) != 0, bidders, hands5,
+                      bid_weights)
     played = hands.copy()
     r = play_deal(played, dealer, contract, declarer, multiplier, family, flags, policies, rng, belot_open, view,
                   record, play_seat, play_card, ctx, tt, scratch, search)

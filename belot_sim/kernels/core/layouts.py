@@ -159,29 +159,6 @@ HISTORY = Layout("H_", np.int64, "a deal's record up to one decision", (
                    "scratch); -1: streams keyed by what the seat knows"),
 ))
 
-# --- the searching players' work space ------------------------------------------------------------
-
-#: A seat holds at most 8 cards, so a decision has at most 8 choices.
-MAX_CHOICES = 8
-
-SCRATCH = Layout("S_", np.int64, "search scratch", (
-    ("GEN", 1, "last solver-table stamp handed out"),
-    ("WORLD_RNG", 1, "the pimc world stream state (uint64 bits)"),
-    ("WORLDS", 1, "layouts sampled per pimc decision"),
-    ("DD_GEN", 2, "per team: stamp of the current deal's dd solves (0 = none yet)"),
-    ("REJECTED", 1, "layouts that needed the constrained fallback (statistics)"),
-    ("DD_FINAL", 2, "per team: the points its last dd decision expects it to end the deal with (-1: none)"),
-    ("OUT", 32, "dd_moves output, one value per card"),
-    ("SUM", 32, "pimc totals per card"),
-    ("HANDS", 4, "a sampled layout"),
-    ("POOL", 32, "the unseen cards to deal"),
-    ("CLASS", 32, "pimc: per legal card, the card standing for it (cards that are the same play)"),
-    ("CROSS", MAX_CHOICES * MAX_CHOICES, "pimc: sums of the products of two choices' values over the layouts"),
-    ("SOLVED", 1, "pimc: layouts its last decision counted (statistics)"),
-    ("DROPPED", 1, "pimc: the choices its last decision eliminated (statistics)"),
-    ("NODES", 1, "pimc: solver nodes its last decision searched (statistics)"),
-))
-
 # --- the double-dummy solver's context ----------------------------------------------------------
 
 #: Move-list rows: one per number of cards left (0..32), at most 8 moves each.
@@ -324,6 +301,41 @@ MATCH_OUT = Layout("M_", np.int64, "per-match outputs (int64 rows)", (
     ("SCORE1", 1, "final score of team 1"),
     ("DEALS", 1, "deals played, void ones included"),
     ("TARGET", 1, "final target (valat deals may raise it)"),
+))
+
+# --- the searching players' work space ------------------------------------------------------------
+
+#: A seat holds at most 8 cards, so a decision has at most 8 choices.
+MAX_CHOICES = 8
+
+SCRATCH = Layout("S_", np.int64, "search scratch", (
+    ("GEN", 1, "last solver-table stamp handed out"),
+    ("WORLD_RNG", 1, "the pimc world stream state (uint64 bits)"),
+    ("WORLDS", 1, "layouts sampled per pimc decision"),
+    ("DD_GEN", 2, "per team: stamp of the current deal's dd solves (0 = none yet)"),
+    ("REJECTED", 1, "layouts that needed the constrained fallback (statistics)"),
+    ("DD_FINAL", 2, "per team: the points its last dd decision expects it to end the deal with (-1: none)"),
+    ("OUT", 32, "dd_moves output, one value per card"),
+    ("SUM", 32, "pimc totals per card"),
+    ("HANDS", 4, "a sampled layout"),
+    ("POOL", 32, "the unseen cards to deal"),
+    ("CLASS", 32, "pimc: per legal card, the card standing for it (cards that are the same play)"),
+    ("CROSS", MAX_CHOICES * MAX_CHOICES, "pimc: sums of the products of two choices' values over the layouts"),
+    ("SOLVED", 1, "pimc: layouts its last decision counted (statistics)"),
+    ("DROPPED", 1, "pimc: the choices its last decision eliminated (statistics)"),
+    ("NODES", 1, "pimc: solver nodes its last decision searched (statistics)"),
+    # What an expert reads of the auction (policies/inference.py); filled per deal by the caller.
+    ("N_CALLS", 1, "expert: calls of the deal's auction (0: no auction, nothing to infer)"),
+    ("CALLS", MAX_AUCTION_CALLS, "expert: the auction's call codes, in order"),
+    ("AUCTION_DEALER", 1, "expert: the dealer of the auction"),
+    ("TURNED_CARD", 1, "expert: the classic turned card (-1 in bulgarian)"),
+    ("ALL_NO_TRUMPS", 1, "expert: 1 when the auction offered NT and AT (rule option)"),
+    ("MODELS", 4, "expert: each seat's bidder model (a bidder code; -1: its calls are not read)"),
+    ("FIRST_HANDS", 4, "expert: each seat's 5 cards at auction time (a seat reads only its own)"),
+    ("BID_WEIGHTS", BIDDER_WEIGHTS.size, "expert: the models' weights (BIDDER_WEIGHTS, float64 bits)"),
+    ("AUCTION_WORK", AUCTION.size, "expert: the auction replayed for a layout"),
+    ("FIRST_TRY", 4, "expert: the 5-card hands of the layout being checked"),
+    ("INFERRED", 1, "expert: layouts of its last decision that replayed the auction (statistics)"),
 ))
 
 MATCH_TOTALS = Layout("MT_", np.int32, "the match after each deal (int32 rows)", (

@@ -16,11 +16,11 @@ from __future__ import annotations
 from numba import njit
 from numba.extending import overload
 
-from .dispatch import DD, PIMC_EXACT, choose_card
+from .dispatch import DD, EXPERT, PIMC_EXACT, choose_card
 
 
 def search_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
-    """The card of a searching player (``dd``, ``pimc``, ``pimc-exact``); callable from kernels only."""
+    """The card of a searching player (``dd``, ``pimc``, ``pimc-exact``, ``expert``); callable from kernels only."""
     raise NotImplementedError("search_card is compiled into the kernels (see _search_card_impl)")
 
 
@@ -35,7 +35,7 @@ def _search_card_impl(policy, legal, r32, hands, seat, view, family, ctx, tt, sc
             return dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch)
         if policy == PIMC_EXACT:
             return pimc_exact_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
-        return pimc_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
+        return pimc_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch, policy == EXPERT)
 
     return impl
 

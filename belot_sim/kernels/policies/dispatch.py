@@ -18,7 +18,7 @@ from .judge import judged_card
 from .tactics import cheapest
 
 #: Policy codes; the searching players (DD and above) are reached through the play loop's ``search_card``.
-RANDOM, EASY, NORMAL, HARD, DD, PIMC, PIMC_EXACT = 0, 1, 2, 3, 4, 5, 6
+RANDOM, EASY, NORMAL, HARD, DD, PIMC, PIMC_EXACT, EXPERT = 0, 1, 2, 3, 4, 5, 6, 7
 
 
 @njit(cache=True, inline="always")

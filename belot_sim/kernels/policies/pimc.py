@@ -21,6 +21,9 @@ What ``pimc`` computes (:func:`pimc_card`):
 3. **The card.** The best total among the choices left; ties (equal totals, or cards that are the
    same play) are broken uniformly with the decision's ``r32``.
 
+``expert`` is :func:`pimc_card` with ``infer``: its layouts also replay the deal's auction
+(:mod:`.inference`); without an auction it is ``pimc``.
+
 ``pimc_exact_card`` is the plain rule the elimination shortcuts: exact values of every legal card in
 all ``worlds`` layouts (the ``pimc-exact`` player).  Without elimination (``worlds`` below
 ``MIN_WORLDS``, or from trick ``EXACT_FROM_TRICK`` on) both play the same card from the same layouts.
@@ -31,14 +34,15 @@ from __future__ import annotations
 from numba import njit
 
 from ..core.bits import ctz, nth_card, popcount
-from ..core.layouts import (C_KEEP_HISTORY, C_NODES, MAX_CHOICES, S_CLASS, S_CROSS, S_DROPPED, S_HANDS, S_NODES,
-                            S_OUT, S_SOLVED, S_SUM, S_WORLDS, V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_LEADER, V_ON_TABLE,
-                            V_PLAYED, V_POS, V_TRICK, V_TRICK_CARD, V_UNDERTRUMP_REQUIRED)
+from ..core.layouts import (C_KEEP_HISTORY, C_NODES, MAX_CHOICES, S_CLASS, S_CROSS, S_DROPPED, S_HANDS, S_INFERRED,
+                            S_NODES, S_OUT, S_SOLVED, S_SUM, S_WORLDS, V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_LEADER,
+                            V_ON_TABLE, V_PLAYED, V_POS, V_TRICK, V_TRICK_CARD, V_UNDERTRUMP_REQUIRED)
 from ..core.rng import scale32
 from ..core.tables import POINTS, STRENGTH64, STRONGER, SUIT
 from ..solver.api import dd_moves, dd_values
-from .scratch import new_gen
+from .inference import sample_inferred_layout
 from .sampling import _best_card, _team_may_valat, sample_layout
+from .scratch import new_gen
 
 #: Layouts solved before a choice may be eliminated.
 MIN_WORLDS = 4
@@ -148,16 +152,18 @@ def _record(contenders, choices, scratch):
 
 
 @njit(cache=True)
-def pimc_card(legal, r32, hand, seat, view, family, ctx, tt, scratch):
+def pimc_card(legal, r32, hand, seat, view, family, ctx, tt, scratch, infer):
     """Sampling choice (module docstring): the card with the best total double-dummy value over up
-    to ``scratch[S_WORLDS]`` layouts of the unseen cards, with successive elimination."""
+    to ``scratch[S_WORLDS]`` layouts of the unseen cards, with successive elimination.  ``infer``
+    (the ``expert`` player): the layouts also replay the deal's auction (:mod:`.inference`)."""
     scratch[S_NODES] = 0
+    scratch[S_INFERRED] = 0
     if legal & (legal - 1) == 0:
         return ctz(legal)
     choices = classify(legal, hand, view, family, scratch)
     if choices & (choices - 1) == 0:  # every legal card is the same play
         return nth_card(legal, scale32(r32, popcount(legal)))
-    contenders, k = _eliminate(choices, hand, seat, view, family, ctx, tt, scratch)
+    contenders, k = _eliminate(choices, hand, seat, view, family, ctx, tt, scratch, infer)
     scratch[S_SOLVED] = k
     scratch[S_DROPPED] = choices & ~contenders
     m = legal  # every card takes the total of the choice it stands for; eliminated ones are out
@@ -170,7 +176,7 @@ def pimc_card(legal, r32, hand, seat, view, family, ctx, tt, scratch):
 
 
 @njit(cache=True)
-def _eliminate(choices, hand, seat, view, family, ctx, tt, scratch):
+def _eliminate(choices, hand, seat, view, family, ctx, tt, scratch, infer):
     """Successive elimination over up to ``scratch[S_WORLDS]`` layouts, sampled one at a time: the
     totals of the choices go to ``scratch[S_SUM + c]``.  Returns ``(contenders left, layouts)``."""
     team = seat & 1
@@ -183,7 +189,10 @@ def _eliminate(choices, hand, seat, view, family, ctx, tt, scratch):
     eliminate = view[V_TRICK] < EXACT_FROM_TRICK
     k = 0
     while k < worlds:
-        sample_layout(view, seat, hand, scratch)
+        if infer:
+            sample_inferred_layout(view, seat, hand, family, scratch)
+        else:
+            sample_layout(view, seat, hand, scratch)
         ctx[C_KEEP_HISTORY] = 1 if k > 0 else 0
         dd_values(scratch[S_HANDS:S_HANDS + 4], view[V_LEADER], view[V_TRICK_CARD:V_TRICK_CARD + 4], view[V_POS],
                   view[V_CONTRACT], team, family, view[V_UNDERTRUMP_REQUIRED] == 1, view[V_AT_OVERTAKE_PARTNER] == 1,

@@ -1,0 +1,112 @@
+"""``expert``'s layouts: ``pimc``'s, kept only when the auction replays on them.
+
+A layout of the unseen cards (:func:`.sampling.sample_layout`: consistent with the play so far)
+gives every other seat its 8 cards: the ones it still holds in the layout and the ones it played.
+Which 5 of them it held at auction time is unknown, and every 5 are equally likely (the pack was
+shuffled; in classic the taker's turned card is not among them), so 5 are drawn at random.  The
+layout is kept when every call of the auction is what that seat's bidder model calls with those 5
+cards (:func:`belot_sim.kernels.bidding.consistent.first_mismatch`, the replay the bid tables use),
+else another layout is drawn, up to ``AUCTION_TRIES`` times; then the last one stands.  Keeping the
+layouts that replay (rejection sampling) leaves them distributed as ``pimc``'s layouts given the
+calls as well: the models are deterministic, so a call either matches or rules the cards out.
+
+The caller fills the auction's slots of the scratch (:func:`start_auction`: the batch kernels
+once per deal with an auction, :class:`belot_sim.Bot` before each decision); with no auction
+(``S_N_CALLS`` 0, as allocated) the layouts are ``pimc``'s, one draw each.  Models: ``heuristic``
+seats' calls are read; ``random`` bidders' calls say nothing about their cards; ``atlas`` and
+``mc`` calls are not read (the atlas table is not in the scratch, and ``mc`` is not a model).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ..bidding.codes import HEURISTIC
+from ..bidding.consistent import first_mismatch
+from ..core.bits import ctz, popcount
+from ..core.layouts import (A_SIZE, BW_SIZE, S_ALL_NO_TRUMPS, S_AUCTION_DEALER, S_AUCTION_WORK, S_BID_WEIGHTS, S_CALLS,
+                            S_FIRST_HANDS, S_FIRST_TRY, S_HANDS, S_INFERRED, S_MODELS, S_N_CALLS, S_TURNED_CARD,
+                            S_WORLD_RNG, V_DECLARER, V_PLAYED_BY)
+from ..core.rng import next_u64, scale32
+from .sampling import sample_layout
+
+#: Layouts drawn for one world before the last one stands (the auction not replayed on it).  At the
+#: opening lead about 1 layout in 25 replays a defender's auction, 1 in 3 the declarer's.
+AUCTION_TRIES = 100
+#: Not a bidder code: a seat whose calls are not read.
+UNREAD = -1
+
+
+@njit(cache=True)
+def start_auction(scratch, calls, n_calls, dealer, turned_card, all_no_trumps, bidders, hands5, weights):
+    """The deal's auction for an ``expert``: ``calls[:n_calls]`` (codes) by seats bidding as
+    ``bidders`` (codes) on the 5-card ``hands5``, ``weights`` the models' weights (:data:`BIDDER_WEIGHTS`
+    first).  Only ``heuristic`` seats' calls will be read (module docstring)."""
+    scratch[S_N_CALLS] = n_calls
+    for i in range(n_calls):
+        scratch[S_CALLS + i] = calls[i]
+    scratch[S_AUCTION_DEALER] = dealer
+    scratch[S_TURNED_CARD] = turned_card
+    scratch[S_ALL_NO_TRUMPS] = 1 if all_no_trumps else 0
+    for s in range(4):
+        scratch[S_MODELS + s] = bidders[s] if bidders[s] == HEURISTIC else UNREAD
+        scratch[S_FIRST_HANDS + s] = hands5[s]
+    bits = scratch[S_BID_WEIGHTS:S_BID_WEIGHTS + BW_SIZE].view(np.float64)
+    for i in range(BW_SIZE):
+        bits[i] = weights[i]
+
+
+@njit(cache=True, inline="always")
+def _random_subset(rng, mask, k):
+    """``(rng, subset)``: ``k`` of the cards of ``mask``, uniformly (a partial Fisher-Yates)."""
+    cards = np.empty(8, dtype=np.int64)
+    n = 0
+    while mask:
+        cards[n] = ctz(mask)
+        mask &= mask - 1
+        n += 1
+    out = 0
+    for i in range(k):
+        rng, u = next_u64(rng)
+        j = i + scale32(u >> np.uint64(32), n - i)
+        cards[i], cards[j] = cards[j], cards[i]
+        out |= 1 << cards[i]
+    return rng, out
+
+
+@njit(cache=True)
+def sample_inferred_layout(view, seat, hand, family, scratch):
+    """A layout for ``seat`` (as :func:`.sampling.sample_layout`, into ``scratch[S_HANDS:S_HANDS+4]``)
+    on which the deal's auction replays, when one is found in ``AUCTION_TRIES`` draws.  Returns
+    whether the auction replays on it (always true without an auction)."""
+    sample_layout(view, seat, hand, scratch)
+    n_calls = scratch[S_N_CALLS]
+    if n_calls == 0:
+        return True
+    weights = scratch[S_BID_WEIGHTS:S_BID_WEIGHTS + BW_SIZE].view(np.float64)
+    calls = scratch[S_CALLS:S_CALLS + n_calls]
+    models = scratch[S_MODELS:S_MODELS + 4]
+    hands5 = scratch[S_FIRST_TRY:S_FIRST_TRY + 4]
+    state = scratch[S_AUCTION_WORK:S_AUCTION_WORK + A_SIZE]
+    turned = scratch[S_TURNED_CARD]
+    taker = view[V_DECLARER]  # classic: the taker's turned card was not in its auction hand
+    for attempt in range(AUCTION_TRIES):
+        if attempt > 0:
+            sample_layout(view, seat, hand, scratch)
+        rng = np.uint64(scratch[S_WORLD_RNG])
+        for s in range(4):
+            if s == seat:
+                hands5[s] = scratch[S_FIRST_HANDS + s]
+                continue
+            full = scratch[S_HANDS + s] | view[V_PLAYED_BY + s]
+            if family == 1 and s == taker:
+                full &= ~(np.int64(1) << turned)
+            rng, first = _random_subset(rng, full, min(5, popcount(full)))
+            hands5[s] = first
+        scratch[S_WORLD_RNG] = np.int64(rng)
+        if first_mismatch(calls, n_calls, hands5, scratch[S_AUCTION_DEALER], family, scratch[S_ALL_NO_TRUMPS] == 1,
+                          turned, models, seat, state, weights) < 0:
+            scratch[S_INFERRED] += 1
+            return True
+    return False

@@ -1,0 +1,156 @@
+"""The ``expert`` player: ``pimc`` on layouts that replay the auction (kernels/policies/inference.py).
+
+Without an auction it is ``pimc`` card for card; with one its layouts replay the calls (checked
+through the bots' own auction path), they put the declarer's trumps nearer the truth than
+``pimc``'s, and its cards are legal, reproducible, the bots' and blind to the cards it cannot see.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from helpers import RULE_SETS, fresh_view
+from test_bots import replay_with_bots
+
+import belot_sim as bs
+from belot_sim import reference as ref
+from belot_sim.kernels.core.auction_rules import CALL_OF_NAME
+from belot_sim.kernels.core.layouts import S_FIRST_TRY, S_HANDS, S_SIZE, S_WORLD_RNG
+from belot_sim.kernels.core.tables import TRUMPS
+from belot_sim.kernels.policies.inference import sample_inferred_layout, start_auction
+from belot_sim.kernels.policies.sampling import sample_layout
+from belot_sim.options import bidder_params
+from belot_sim.registry import BIDDER_CODES
+
+BIDDER = bs.Bot("random", bidder="heuristic")
+WEIGHTS = bidder_params("bulgarian", None, [BIDDER_CODES["heuristic"]])[1]
+
+
+def auctioned(seed: int) -> ref.FullDealState | None:
+    """A deal after a heuristic auction (``None`` when everybody passed)."""
+    state = ref.FullDealState.random(seed, dealer=seed % 4)
+    while state.phase == "auction":
+        state.play(BIDDER.bid(state))
+    return state if state.phase == "play" else None
+
+
+def expert_scratch(state: ref.FullDealState, seat: int, stream: int) -> np.ndarray:
+    """A scratch holding what ``seat`` knows of the auction (its own first 5 cards only)."""
+    scratch = np.zeros(S_SIZE, dtype=np.int64)
+    scratch[S_WORLD_RNG] = stream
+    codes = np.array([CALL_OF_NAME[c] for _, c in state.auction.calls], dtype=np.int64)
+    hands5 = np.zeros(4, dtype=np.int64)
+    hands5[seat] = state.first_hands[seat]
+    start_auction(scratch, codes, len(codes), state.dealer, -1, True,
+                  np.full(4, BIDDER_CODES["heuristic"], dtype=np.int64), hands5, WEIGHTS)
+    return scratch
+
+
+def test_without_an_auction_expert_is_pimc():
+    kwargs = dict(seed=3, worlds=4, plays=True, contract=["H", "AT", "NT", "S"])
+    expert = bs.simulate(8, players="expert", **kwargs)
+    pimc = bs.simulate(8, players="pimc", **kwargs)
+    assert expert[0].equals(pimc[0]) and expert[1].equals(pimc[1])
+
+
+def test_the_layouts_replay_the_auction_through_the_bots_calls():
+    """Each layout kept: the 5 cards it gives every other seat are among that seat's cards, and a
+    heuristic bot handed them makes every call of the auction (the auction loop's path, not the replay
+    the sampler uses)."""
+    checked = 0
+    for seed in range(40):
+        state = auctioned(seed)
+        if state is None:
+            continue
+        seat = state.to_move
+        view = fresh_view(state.play_state)
+        scratch = expert_scratch(state, seat, stream=seed)
+        for _ in range(3):
+            if not sample_inferred_layout(view, seat, np.int64(state.play_state.hands[seat]), 0, scratch):
+                continue
+            first = [int(x) for x in scratch[S_FIRST_TRY:S_FIRST_TRY + 4]]
+            assert first[seat] == state.first_hands[seat]
+            pack = [0] * 32
+            rest = []
+            for s in range(4):
+                held = int(scratch[S_HANDS + s])
+                assert bin(first[s]).count("1") == 5 and first[s] & ~held == 0
+                rest += [c for c in range(32) if held >> c & 1 and not first[s] >> c & 1]
+                order = (s - state.dealer - 1) % 4
+                pack[5 * order:5 * order + 5] = [c for c in range(32) if first[s] >> c & 1]
+            pack[20:] = rest
+            replay = ref.FullDealState(pack, state.dealer, bs.BULGARIAN)
+            for _, call in state.auction.calls:
+                assert BIDDER.bid(replay) == call
+                replay.play(call)
+            checked += 1
+    assert checked > 60
+
+
+def test_the_declarers_trumps_are_nearer_the_truth_than_pimcs():
+    """At the opening lead, the trumps each sampler gives the declarer against the trumps it holds."""
+    errors = {"expert": [], "pimc": []}
+    for seed in range(200):
+        state = auctioned(100 + seed)
+        if state is None or int(state.play_state.contract) > 3:
+            continue
+        play = state.play_state
+        seat, declarer = play.to_move, play.declarer
+        if declarer == seat:
+            continue
+        trumps = int(TRUMPS[int(play.contract)])
+        truth = bin(play.hands[declarer] & trumps).count("1")
+        view = fresh_view(play)
+        for name in errors:
+            scratch = expert_scratch(state, seat, stream=seed)
+            for _ in range(20):
+                if name == "expert":
+                    sample_inferred_layout(view, seat, np.int64(play.hands[seat]), 0, scratch)
+                else:
+                    sample_layout(view, seat, np.int64(play.hands[seat]), scratch)
+                errors[name].append(abs(bin(int(scratch[S_HANDS + declarer]) & trumps).count("1") - truth))
+    expert, pimc = np.mean(errors["expert"]), np.mean(errors["pimc"])
+    assert len(errors["pimc"]) > 1000 and expert < 0.8 * pimc, (expert, pimc)
+
+
+@pytest.mark.parametrize("rules_name", ["bulgarian-strict", "classic-all"])
+def test_expert_bots_make_simulates_cards_after_heuristic_auctions(rules_name):
+    rules = RULE_SETS[rules_name]
+    assert replay_with_bots(rules, ("expert", "hard", "expert", "hard"), "heuristic", 8, seed=5, worlds=4) > 6 * 32
+
+
+def test_expert_is_reproducible_for_any_threads():
+    kwargs = dict(players=("expert", "pimc", "expert", "hard"), bidders="heuristic", seed=9, worlds=4, plays=True)
+    one = bs.simulate(8, threads=1, **kwargs)
+    two = bs.simulate(8, threads=2, **kwargs)
+    assert one[0].equals(two[0]) and one[1].equals(two[1])
+
+
+def test_the_expert_does_not_read_the_cards_it_cannot_see():
+    """The same calls over other cards for the other seats (the seat's own pack places kept): the
+    expert's opening lead is the same."""
+    rng = random.Random(4)
+    bot = bs.Bot("expert", worlds=6, bidder="heuristic")
+    compared = changed = 0
+    for seed in range(30):
+        state = auctioned(200 + seed)
+        if state is None:
+            continue
+        seat = state.to_move
+        own = {i for i, c in enumerate(state.pack) if state.play_state.hands[seat] >> c & 1}
+        others = [i for i in range(32) if i not in own]
+        cards = [state.pack[i] for i in others]
+        rng.shuffle(cards)
+        pack = list(state.pack)
+        for i, c in zip(others, cards):
+            pack[i] = c
+        other = ref.FullDealState(pack, state.dealer, bs.BULGARIAN)
+        for _, call in state.auction.calls:
+            other.play(call)
+        assert other.play_state.hands[seat] == state.play_state.hands[seat]
+        changed += other.play_state.hands != state.play_state.hands
+        assert bot.play(other) == bot.play(state)
+        compared += 1
+    assert compared > 20 and changed == compared
