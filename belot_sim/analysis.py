@@ -82,7 +82,7 @@ def analyze(state, *, worlds: int = DEFAULT_WORLDS, seed: int = 0, players=tuple
         "pimc_se": table.std(axis=0, ddof=1) / np.sqrt(worlds) if worlds > 1 else np.nan,
         "p_best": best.mean(axis=0),
     })
-    choices = {name: Bot(name, rules=deal.rules, seed=seed).play(deal) for name in names
+    choices = {name: Bot(name, rules=deal.rules, seed=seed).play(state) for name in names
                if not (name in PERFECT_INFORMATION and deal.hidden_seats)}
     frame["bots"] = [" ".join(name for name, card in choices.items() if card == c) for c in cards]
     frame = frame.sort_values(["pimc_mean", "card"], ascending=[False, True], kind="stable").reset_index(drop=True)

@@ -24,15 +24,16 @@ from belot_sim.kernels.policies.sampling import sample_layout
 from belot_sim.options import bidder_params
 from belot_sim.registry import BIDDER_CODES
 
-BIDDER = bs.Bot("random", bidder="heuristic")
+BIDDERS = {rules.name: bs.Bot("random", rules=rules, bidder="heuristic") for rules in (bs.BULGARIAN, bs.CLASSIC)}
+BIDDER = BIDDERS["bulgarian"]
 WEIGHTS = bidder_params("bulgarian", None, [BIDDER_CODES["heuristic"]])[1]
 
 
-def auctioned(seed: int) -> ref.FullDealState | None:
+def auctioned(seed: int, rules=bs.BULGARIAN) -> ref.FullDealState | None:
     """A deal after a heuristic auction (``None`` when everybody passed)."""
-    state = ref.FullDealState.random(seed, dealer=seed % 4)
+    state = ref.FullDealState.random(seed, dealer=seed % 4, rules=rules)
     while state.phase == "auction":
-        state.play(BIDDER.bid(state))
+        state.play(BIDDERS[rules.name].bid(state))
     return state if state.phase == "play" else None
 
 
@@ -43,7 +44,8 @@ def expert_scratch(state: ref.FullDealState, seat: int, stream: int) -> np.ndarr
     codes = np.array([CALL_OF_NAME[c] for _, c in state.auction.calls], dtype=np.int64)
     hands5 = np.zeros(4, dtype=np.int64)
     hands5[seat] = state.first_hands[seat]
-    start_auction(scratch, codes, len(codes), state.dealer, -1, True,
+    turned = -1 if state.auction.turned is None else state.auction.turned
+    start_auction(scratch, codes, len(codes), state.dealer, turned, state.rules.all_no_trumps,
                   np.full(4, BIDDER_CODES["heuristic"], dtype=np.int64), hands5, WEIGHTS)
     return scratch
 
@@ -55,35 +57,38 @@ def test_without_an_auction_expert_is_pimc():
     assert expert[0].equals(pimc[0]) and expert[1].equals(pimc[1])
 
 
-def test_the_layouts_replay_the_auction_through_the_bots_calls():
-    """Each layout kept: the 5 cards it gives every other seat are among that seat's cards, and a
-    heuristic bot handed them makes every call of the auction (the auction loop's path, not the replay
-    the sampler uses)."""
+@pytest.mark.parametrize("rules", [bs.BULGARIAN, bs.CLASSIC], ids=["bulgarian", "classic"])
+def test_the_layouts_replay_the_auction_through_the_bots_calls(rules):
+    """Each layout kept: the 5 cards it gives every other seat are among that seat's cards (in classic
+    the taker holds the turned card, and it is not among the taker's 5), and a heuristic bot handed
+    them makes every call of the auction (the auction loop's path, not the replay the sampler uses)."""
+    classic = int(rules.is_classic)
     checked = 0
-    for seed in range(40):
-        state = auctioned(seed)
+    for seed in range(60):
+        state = auctioned(seed, rules)
         if state is None:
             continue
-        seat = state.to_move
+        seat, taker, turned = state.to_move, state.play_state.declarer, state.auction.turned
         view = fresh_view(state.play_state)
         scratch = expert_scratch(state, seat, stream=seed)
         for _ in range(3):
-            if not sample_inferred_layout(view, seat, np.int64(state.play_state.hands[seat]), 0, scratch):
+            if not sample_inferred_layout(view, seat, np.int64(state.play_state.hands[seat]), classic, scratch):
                 continue
             first = [int(x) for x in scratch[S_FIRST_TRY:S_FIRST_TRY + 4]]
+            held = [int(x) for x in scratch[S_HANDS:S_HANDS + 4]]
             assert first[seat] == state.first_hands[seat]
-            pack = [0] * 32
-            rest = []
+            if classic:
+                assert held[taker] >> turned & 1 and not any(f >> turned & 1 for f in first)
+            pack = [-1] * 32
             for s in range(4):
-                held = int(scratch[S_HANDS + s])
-                assert bin(first[s]).count("1") == 5 and first[s] & ~held == 0
-                rest += [c for c in range(32) if held >> c & 1 and not first[s] >> c & 1]
+                assert bin(first[s]).count("1") == 5 and first[s] & ~held[s] == 0
                 order = (s - state.dealer - 1) % 4
                 pack[5 * order:5 * order + 5] = [c for c in range(32) if first[s] >> c & 1]
-            pack[20:] = rest
-            replay = ref.FullDealState(pack, state.dealer, bs.BULGARIAN)
+            rest = [c for c in range(32) if c not in pack and c != turned]
+            pack[20:] = ([turned] if classic else []) + rest
+            replay = ref.FullDealState(pack, state.dealer, rules)
             for _, call in state.auction.calls:
-                assert BIDDER.bid(replay) == call
+                assert BIDDERS[rules.name].bid(replay) == call
                 replay.play(call)
             checked += 1
     assert checked > 60

@@ -537,7 +537,7 @@ def test_tournament_is_antisymmetric():
 AVAILABLE = ("easy", "hard", "normal", "random")
 
 
-@pytest.mark.parametrize("players", ["expert", ("hard", "random", "normal", "champion"),
+@pytest.mark.parametrize("players", ["grandmaster", ("hard", "random", "normal", "champion"),
                                      ("hard", 3, "normal", "easy")])
 def test_unknown_player_names_are_rejected(players):
     with pytest.raises(ValueError) as info:
