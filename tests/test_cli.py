@@ -141,3 +141,8 @@ def test_the_installed_script_runs():
     assert done.returncode == 0 and bs.__version__ in done.stdout
     done = subprocess.run([script, "simulate", "--contract", "x"], capture_output=True, text=True)
     assert done.returncode == USAGE and "unknown contract" in done.stderr
+
+
+def test_simulate_takes_every_bidder_and_the_expert(capsys):
+    code, out, _ = run(["simulate", "-n", 40, "--bidders", "atlas", "--players", "expert", "--no-progress"], capsys)
+    assert code == 0 and "auctions by atlas bidders, players expert" in out
