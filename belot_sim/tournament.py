@@ -38,10 +38,8 @@ def tournament(a: str, b: str, n: int, *, rules="bulgarian", contract=None, decl
     ``mean_edge`` (raw points per deal in ``a``'s favour), ``ci_low``/``ci_high`` (95% normal
     interval of the mean), ``a_better``/``b_better``/``equal`` (fractions of deals).
     """
-    common = dict(rules=rules, contract=contract, declarer=declarer, bidders=bidders, seed=seed, plays=False,
-                  multiplier=1, worlds=worlds, calls=False, bidder_options=bidder_options)
-    first = plan_deals(players=(a, b, a, b), **common)
-    second = plan_deals(players=(b, a, b, a), **common)
+    first, second = duplicate_plans(a, b, rules=rules, contract=contract, declarer=declarer, bidders=bidders,
+                                    seed=seed, worlds=worlds, bidder_options=bidder_options)
     n = check_int(n, "n", 0, MAX_DEALS)
     start = check_int(start, "start", 0, 2**62 - n)
     threads = check_threads(threads)
@@ -70,6 +68,15 @@ def tournament(a: str, b: str, n: int, *, rules="bulgarian", contract=None, decl
     table.index.name = "contract"
     table.attrs.update({"a": a, "b": b, "n": n, "seed": seed})
     return table
+
+
+def duplicate_plans(a: str, b: str, *, rules, contract, declarer, bidders, seed, worlds,
+                    bidder_options) -> tuple[DealPlan, DealPlan]:
+    """The two seatings of a duplicate match, checked: ``a`` in seats 0/2, then in seats 1/3 (the
+    deal arguments as :func:`tournament`'s)."""
+    common = dict(rules=rules, contract=contract, declarer=declarer, bidders=bidders, seed=seed, plays=False,
+                  multiplier=1, worlds=worlds, calls=False, bidder_options=bidder_options)
+    return plan_deals(players=(a, b, a, b), **common), plan_deals(players=(b, a, b, a), **common)
 
 
 def duplicate_edges(first: DealPlan, second: DealPlan, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:

@@ -37,9 +37,9 @@ from belot_sim.kernels.solver.api import new_ctx  # noqa: E402
 from belot_sim.kernels.policies.dispatch import choose_card  # noqa: E402
 from belot_sim.kernels.policies.search import pimc_card, pimc_exact_card  # noqa: E402
 from belot_sim.registry import POLICY_CODES  # noqa: E402
-from belot_sim.simulation import deal_blocks, plan_deals  # noqa: E402
+from belot_sim.simulation import deal_blocks  # noqa: E402
 from belot_sim.stats import mean_interval  # noqa: E402
-from belot_sim.tournament import duplicate_edges  # noqa: E402
+from belot_sim.tournament import duplicate_edges, duplicate_plans  # noqa: E402
 
 #: Deals per timed run, by player (the searching players cost milliseconds to a tenth of a second a deal).
 DEALS = {"random": 1_000_000, "easy": 500_000, "normal": 250_000, "hard": 250_000, "dd": 400, "pimc": 60,
@@ -131,9 +131,8 @@ def auction_tournaments(n: int, out, start: int = 0, ladder=AUCTION_LADDER) -> N
         f"each from deal {start:,}")
     edges = {}
     for a, b in ladder:
-        common = dict(rules="bulgarian", contract=None, declarer=None, bidders="heuristic", seed=6, plays=False,
-                      multiplier=1, worlds=20, calls=False, bidder_options=None)
-        first, second = plan_deals(players=(a, b, a, b), **common), plan_deals(players=(b, a, b, a), **common)
+        first, second = duplicate_plans(a, b, rules="bulgarian", contract=None, declarer=None, bidders="heuristic",
+                                        seed=6, worlds=20, bidder_options=None)
         edge = np.concatenate([duplicate_edges(first, second, start + offset, size)[0]
                                for offset, size in deal_blocks(first, n)])
         edges[a, b] = edge
