@@ -335,6 +335,7 @@ class _PartFiles:
             if self.store.kind(self.targets[name]) != "none":
                 self.store.delete(self.targets[name])  # a stale part (not in the manifest) is replaced
             self.store.move(self.temps[name], self.targets[name])
+        self.store.written(*self.targets.values())
         return dict(self.rows)
 
     def discard(self) -> None:

@@ -141,6 +141,23 @@ def test_lz4_files_use_the_per_column_encodings(tmp_path):
     assert {small.column(i).compression for i in range(small.num_columns)} == {"ZSTD"}
 
 
+@pytest.mark.skipif(not hasattr(os, "posix_fadvise"), reason="no page-cache advice on this system")
+def test_written_parts_leave_the_page_cache_behind_the_writer(tmp_path, monkeypatch):
+    """Each local part is advised out of the page cache once when written (its writeback starts)
+    and again ``CACHED_PARTS`` parts later (then dropped); URL stores are left alone."""
+    from belot_sim import storage
+
+    advised = []
+    monkeypatch.setattr(storage, "_drop_cached", advised.append)
+    monkeypatch.setattr(storage, "_recent", storage.collections.deque())
+    bs.simulate_to_parquet(tmp_path / "run", 500, partition_size=100, bidders="random", calls=True, progress=False)
+    part = [[str(tmp_path / "run" / f / datasets.part_name(k)) for f in ("deals", "calls")] for k in range(5)]
+    assert advised == [*part[0], *part[1], *part[2], *part[0], *part[3], *part[1], *part[4], *part[2]]
+    advised.clear()
+    bs.simulate_to_parquet("memory://belot/cache", 200, partition_size=100, progress=False)
+    assert advised == []
+
+
 def test_output_files_respect_the_umask(tmp_path):
     previous = os.umask(0o027)
     try:
