@@ -4,9 +4,9 @@ through ``fsspec``).  Files are written under a temporary name beginning with a 
 folder skip those) and renamed when complete; new files get the usual permissions (the umask
 applies).
 
-Parts written to a local folder are dropped from the OS page cache behind the writer (:func:`written`):
-writing a big dataset would otherwise fill the cache with gigabytes nobody reads soon, and on a
-virtual machine each fresh page of it is expensive.
+Parts written to a local folder beyond the last :data:`CACHE_BYTES` are dropped from the OS page
+cache behind the writer (:func:`written`): a big dataset would otherwise fill the cache with
+gigabytes nobody reads soon, and on a virtual machine each fresh page of it is expensive.
 """
 
 from __future__ import annotations
@@ -98,29 +98,63 @@ class Store:
             pass
 
 
-#: Parts whose files stay in the OS page cache after :func:`written` (the last ones written).
-CACHED_PARTS = 2
-_recent: collections.deque = collections.deque()
-_recent_lock = threading.Lock()
+#: Bytes of the parts written last that are left in the OS page cache (:class:`_WriteBehind`).
+CACHE_BYTES = 512 << 20
+#: Calls of :func:`written` between the two pieces of advice about a file (its writeback, started by
+#: the first, is done by the second, which then drops its pages).
+DRAIN_LAG = 2
+
+
+class _WriteBehind:
+    """The parts this process wrote to local folders, newest last: the ones within
+    :data:`CACHE_BYTES` stay in the page cache; a part that falls out of it is advised twice
+    (``posix_fadvise DONTNEED``): once to start writing it to disk, again ``DRAIN_LAG`` parts later,
+    written by then, to drop its pages.
+
+    Why: measured on the 2-core VM (2026-12-02), copying a written file into fresh page-cache memory
+    cost about 3.4 s of system CPU per GB against 0.4 s into pages the cache had just given back;
+    a 100 M-deal dataset (2.7 GB) spent 6.5-7.5 s of system CPU dropping nothing and 3.0-3.6 s
+    dropping every part or keeping 512 MiB (benchmarks/RESULTS.md).  A small dataset stays cached,
+    as it often is read back at once; the parts of a big one that fell out of the cache are read
+    back from the disk."""
+
+    def __init__(self):
+        self.lock = threading.Lock()
+        self.cached: collections.deque = collections.deque()  # (paths, bytes), newest last
+        self.cached_bytes = 0
+        self.draining: collections.deque = collections.deque()  # per call: the paths advised once
+
+    def written(self, paths: list[str]) -> None:
+        size = sum(_size(path) for path in paths)
+        with self.lock:
+            self.cached.append((paths, size))
+            self.cached_bytes += size
+            leaving = []
+            while self.cached_bytes > CACHE_BYTES:
+                old, old_size = self.cached.popleft()
+                self.cached_bytes -= old_size
+                leaving.extend(old)
+            self.draining.append(leaving)
+            drained = self.draining.popleft() if len(self.draining) > DRAIN_LAG else []
+        for path in [*leaving, *drained]:
+            _drop_cached(path)  # dirty pages: starts their writeback; clean ones: dropped
+
+
+_write_behind = _WriteBehind()
 
 
 def written(paths: list[str]) -> None:
-    """One part's complete local files: ask the OS to start writing them to disk now, and to drop
-    from its page cache the files of the part written ``CACHED_PARTS`` parts before (written to disk
-    by then: only clean pages are dropped).  Why: measured on the 2-core VM (2026-12-02), copying a
-    written file into fresh page-cache memory cost about 3.4 s of system CPU per GB against 0.4 s
-    into pages the cache had just given back; a 100 M-deal dataset (2.7 GB) spent 7.0-7.5 s instead
-    of 3.0-3.3 s (benchmarks/RESULTS.md).  Reading the parts back soon after then reads the disk.
-    Nothing on systems without ``posix_fadvise``."""
-    if not hasattr(os, "posix_fadvise"):
-        return
-    for path in paths:
-        _drop_cached(path)  # dirty pages: starts their writeback, drops nothing yet
-    with _recent_lock:
-        _recent.append(paths)
-        old = _recent.popleft() if len(_recent) > CACHED_PARTS else []
-    for path in old:
-        _drop_cached(path)
+    """One part's complete local files (:class:`_WriteBehind`).  Nothing on systems without
+    ``posix_fadvise``."""
+    if hasattr(os, "posix_fadvise"):
+        _write_behind.written(paths)
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
 def _drop_cached(path: str) -> None:

@@ -142,19 +142,31 @@ def test_lz4_files_use_the_per_column_encodings(tmp_path):
 
 
 @pytest.mark.skipif(not hasattr(os, "posix_fadvise"), reason="no page-cache advice on this system")
-def test_written_parts_leave_the_page_cache_behind_the_writer(tmp_path, monkeypatch):
-    """Each local part is advised out of the page cache once when written (its writeback starts)
-    and again ``CACHED_PARTS`` parts later (then dropped); URL stores are left alone."""
+def test_parts_beyond_the_cache_budget_leave_the_page_cache_behind_the_writer(tmp_path, monkeypatch):
+    """A part that no longer fits in ``CACHE_BYTES`` (the newest parts do) is advised once, which
+    starts its writeback, and again ``DRAIN_LAG`` parts later, which drops it; a dataset within the
+    budget is not advised at all, and URL stores never are."""
     from belot_sim import storage
 
     advised = []
     monkeypatch.setattr(storage, "_drop_cached", advised.append)
-    monkeypatch.setattr(storage, "_recent", storage.collections.deque())
-    bs.simulate_to_parquet(tmp_path / "run", 500, partition_size=100, bidders="random", calls=True, progress=False)
-    part = [[str(tmp_path / "run" / f / datasets.part_name(k)) for f in ("deals", "calls")] for k in range(5)]
-    assert advised == [*part[0], *part[1], *part[2], *part[0], *part[3], *part[1], *part[4], *part[2]]
+    monkeypatch.setattr(storage, "_write_behind", storage._WriteBehind())
+    arguments = dict(partition_size=100, bidders="random", calls=True, progress=False)
+    bs.simulate_to_parquet(tmp_path / "probe", 600, **arguments)
+    assert advised == []
+    sizes = [sum(os.path.getsize(tmp_path / "probe" / f / datasets.part_name(k)) for f in ("deals", "calls"))
+             for k in range(6)]
+    budget = max(a + b for a, b in zip(sizes, sizes[1:]))  # the newest two parts fit, three do not
+    assert budget < min(a + b + c for a, b, c in zip(sizes, sizes[1:], sizes[2:]))
+    monkeypatch.setattr(storage, "CACHE_BYTES", budget)
+    monkeypatch.setattr(storage, "_write_behind", storage._WriteBehind())
+    bs.simulate_to_parquet(tmp_path / "run", 600, **arguments)
+    part = [[str(tmp_path / "run" / f / datasets.part_name(k)) for f in ("deals", "calls")] for k in range(6)]
+    # part k leaves the cache when part k + 2 is written, and is dropped two parts after that
+    assert advised == [*part[0], *part[1], *part[2], *part[0], *part[3], *part[1]]
     advised.clear()
-    bs.simulate_to_parquet("memory://belot/cache", 200, partition_size=100, progress=False)
+    monkeypatch.setattr(storage, "CACHE_BYTES", 0)
+    bs.simulate_to_parquet("memory://belot/cache", 300, partition_size=100, progress=False)
     assert advised == []
 
 
