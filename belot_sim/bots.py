@@ -6,8 +6,9 @@ A :class:`Bot` asks the same compiled code ``simulate`` runs — the play loop's
 :class:`~belot_sim.reference.DealState`, a :class:`~belot_sim.reference.FullDealState` or the current
 deal of a :class:`~belot_sim.reference.MatchState`.  The seat to move is shown what it may know: its
 hand, the cards played, the trick, contract and declarer, the voids the play showed, the declarations
-shown after the first trick and the partner card of an announced belot (the public view the play
-loop keeps) — ``dd`` excepted, which is shown every hand (perfect information).
+shown after the first trick, the partner card of an announced belot and, in classic, the turned card
+the declarer took (the public view the play loop keeps; a ``DealState`` has no auction, so no turned
+card) — ``dd`` excepted, which is shown every hand (perfect information).
 
 Random values (``random``'s card, ``pimc``'s layouts and ties, the ``random`` and ``mc`` bidders):
 
@@ -39,7 +40,7 @@ from .kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME
 from .kernels.core.layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A_FAMILY, A_MULTIPLIER, A_N_CALLS, A_OVER,
                                    A_PASSES, A_ROUND, A_SIZE, A_TO_MOVE, A_TURNED, A_VOID, H_CARDS, H_CONTRACT,
                                    H_DEAL_ID, H_DEALER, H_DECLARER, H_FAMILY, H_FLAGS, H_INITIAL, H_N_PLAYED, H_SEED,
-                                   H_SEES_ALL, H_SIZE, S_N_CALLS, S_WORLD_RNG)
+                                   H_SEES_ALL, H_SIZE, H_TURNED, S_N_CALLS, S_WORLD_RNG)
 from .kernels.core.options import flags_of
 from .kernels.core.rng import WORLD_STREAM, stream_start
 from .kernels.play_loop import play_scratch
@@ -93,9 +94,9 @@ def check_rules(rules: Rules, expected: Rules, whose: str) -> None:
                          f"{differ}; use rules=state.rules")
 
 
-def fill_record(record: np.ndarray, deal: DealState) -> None:
+def fill_record(record: np.ndarray, deal: DealState, turned_card: int = -1) -> None:
     """The position part of a decision's record (layout ``HISTORY``): dealer, contract, declarer,
-    the dealt hands and the cards played."""
+    the dealt hands, the cards played and the classic turned card (-1: none, or not known)."""
     n = len(deal.plays)
     record[H_DEALER] = deal.dealer
     record[H_CONTRACT] = int(deal.contract)
@@ -103,6 +104,16 @@ def fill_record(record: np.ndarray, deal: DealState) -> None:
     record[H_N_PLAYED] = n
     record[H_INITIAL:H_INITIAL + 4] = deal.initial_hands
     record[H_CARDS:H_CARDS + n] = [card for _, card in deal.plays]
+    record[H_TURNED] = turned_card
+
+
+def turned_card_of(state) -> int:
+    """The classic turned card of a ``FullDealState`` (or a match's deal), which its declarer took;
+    -1 for a bulgarian deal or a ``DealState`` (no auction)."""
+    full = state.deal if isinstance(state, MatchState) else state
+    if isinstance(full, FullDealState) and full.auction.turned is not None:
+        return int(full.auction.turned)
+    return -1
 
 
 def new_record(rules: Rules, seed: int, sees_all: bool) -> np.ndarray:
@@ -158,7 +169,7 @@ class Bot:
             raise ValueError(f"{self.player} sees every hand, and the hands of seats {list(deal.hidden_seats)} are "
                              f"unknown")
         record = self._record
-        fill_record(record, deal)
+        fill_record(record, deal, turned_card_of(state))
         record[H_DEAL_ID] = -1 if deal_id is None else self._follow(deal_id, len(deal.plays))
         if self._policy == POLICY_CODES["expert"]:
             self._read_auction(state, deal.to_move)

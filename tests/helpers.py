@@ -100,12 +100,14 @@ def position(hands, contract, played: str = "", *, declarer: int = 0, dealer: in
     return st
 
 
-def fresh_view(state: ref.DealState) -> np.ndarray:
-    """The kernels' public view started for ``state``'s deal (no card played yet)."""
+def fresh_view(state: ref.DealState, turned_card: int = -1) -> np.ndarray:
+    """The kernels' public view started for ``state``'s deal (no card played yet), showing the
+    classic ``turned_card`` the declarer took (-1: none)."""
     view = kernel_view.new_view()
     rules = state.rules
     kernel_view.start_view(view, int(state.contract), state.declarer, (state.dealer + 1) % 4,
                            rules.undertrump == "required", rules.at_overtake_partner)
+    kernel_view.show_turned(view, turned_card)
     return view
 
 

@@ -17,7 +17,9 @@ from test_bots import replay_with_bots
 import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.kernels.core.auction_rules import CALL_OF_NAME
-from belot_sim.kernels.core.layouts import S_FIRST_TRY, S_HANDS, S_SIZE, S_WORLD_RNG
+from belot_sim.bots import fill_record, new_record, turned_card_of
+from belot_sim.kernels.core.layouts import S_FIRST_TRY, S_HANDS, S_SIZE, S_WORLD_RNG, V_KNOWN, V_SIZE
+from belot_sim.kernels.policies.position import public_view
 from belot_sim.kernels.core.tables import TRUMPS
 from belot_sim.kernels.policies.inference import sample_inferred_layout, start_auction
 from belot_sim.kernels.policies.sampling import sample_layout
@@ -69,7 +71,7 @@ def test_the_layouts_replay_the_auction_through_the_bots_calls(rules):
         if state is None:
             continue
         seat, taker, turned = state.to_move, state.play_state.declarer, state.auction.turned
-        view = fresh_view(state.play_state)
+        view = fresh_view(state.play_state, turned if classic else -1)
         scratch = expert_scratch(state, seat, stream=seed)
         for _ in range(3):
             if not sample_inferred_layout(view, seat, np.int64(state.play_state.hands[seat]), classic, scratch):
@@ -92,6 +94,39 @@ def test_the_layouts_replay_the_auction_through_the_bots_calls(rules):
                 replay.play(call)
             checked += 1
     assert checked > 60
+
+
+def test_in_classic_every_sampled_layout_gives_the_turned_card_to_the_declarer():
+    """The table saw the turned card go to the taker: the public view a bot rebuilds shows it in the
+    declarer's hand, and so every ``pimc`` layout puts it there, until it is played.  A
+    ``DealState`` has no auction, so no turned card; a bulgarian deal has none."""
+    checked = 0
+    hard = bs.Bot("hard", rules=bs.CLASSIC)
+    for seed in range(40):
+        state = auctioned(seed, bs.CLASSIC)
+        if state is None:
+            continue
+        deal, turned = state.play_state, state.auction.turned
+        assert turned_card_of(state) == turned and turned_card_of(deal) == -1
+        for k in range(12):  # the first three tricks
+            if state.is_over:
+                break
+            record = new_record(bs.CLASSIC, 0, False)
+            fill_record(record, deal, turned_card_of(state))
+            view = np.zeros(V_SIZE, dtype=np.int64)
+            seat = public_view(record, view)
+            assert view[V_KNOWN + deal.declarer] >> turned & 1
+            if seat != deal.declarer:
+                scratch = np.zeros(S_SIZE, dtype=np.int64)
+                scratch[S_WORLD_RNG] = 1000 * seed + k
+                for _ in range(5):
+                    sample_layout(view, seat, np.int64(deal.hands[seat]), scratch)
+                    still_held = turned not in [c for _, c in deal.plays]
+                    assert (int(scratch[S_HANDS + deal.declarer]) >> turned & 1) == still_held
+                    checked += 1
+            state.play(hard.play(state))
+    assert checked > 500
+    assert turned_card_of(next(s for s in map(auctioned, range(10)) if s is not None)) == -1
 
 
 def test_the_declarers_trumps_are_nearer_the_truth_than_pimcs():

@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from .core.layouts import C_SEARCH_FN, C_SIZE, S_SIZE, S_WORLDS, V_SIZE
+from .core.layouts import C_SEARCH_FN, C_SIZE, S_SIZE, S_TURNED_CARD, S_WORLDS, V_SIZE
 from .core.options import AT_OVERTAKE, DECLARATIONS, UNDERTRUMP
 from .core.play import beats, belot_cards, legal_mask
 from .core.rng import halves, next_u64
@@ -18,7 +18,7 @@ from .core.scoring import score_play
 from .core.tables import AT, BELOT, LAST_TRICK, NT, POINTS, TRICK_MULT
 from .policies.decide import search_card
 from .policies.dispatch import DD, NORMAL, PIMC, RANDOM, choose_card, random_card
-from .policies.view import announce_belot, next_trick, record_card, show_declarations, start_view
+from .policies.view import announce_belot, next_trick, record_card, show_declarations, show_turned, start_view
 
 #: Solver table slots per thread for the searching players (2**16 slots = 1 MiB, see solve.TT_BITS).
 SEARCH_TT_BITS = 16
@@ -125,6 +125,8 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, poli
     for seat in range(4):
         needs_view = needs_view or policies[seat] >= NORMAL
         needs_known = needs_known or policies[seat] >= PIMC  # the sampling players
+    if needs_known:  # (a sampling player searches: the scratch is the searching players')
+        show_turned(view, scratch[S_TURNED_CARD])
     belot0 = 0
     belot1 = 0
     points0 = 0

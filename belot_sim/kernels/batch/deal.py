@@ -96,7 +96,7 @@ def auction_and_play(seed, deal_id, dealer, pack, family, flags, bidders, bid_in
     else:
         hands_from_pack(pack, dealer, hands)
     if search is not None:
-        start_deal(scratch, stream_start(seed, deal_id, WORLD_STREAM))
+        start_deal(scratch, stream_start(seed, deal_id, WORLD_STREAM), turned)
         start_auction(scratch, calls, n_calls, dealer, turned, (flags & ALL_NO_TRUMPS) != 0, bidders, hands5,
                       bid_weights)
     played = hands.copy()

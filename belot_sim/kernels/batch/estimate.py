@@ -153,7 +153,8 @@ def auction_rollout(seed, candidates, fixed_pack, free, contracts, declarer, dea
                     hands_out[s, row] = hands[s]
                 store_auction(auction_out, row, hands5, pack, family)
                 if search is not None:
-                    start_deal(scratch, stream_start(seed, layout, WORLD_STREAM))
+                    start_deal(scratch, stream_start(seed, layout, WORLD_STREAM),
+                               pack[TURNED_CARD] if family == 1 else -1)
                 r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, flags, policies,
                               stream_start(seed, layout, PLAY_STREAM), belot_open, view, False, no_record, no_record,
                               ctx, tt, scratch, search)

@@ -157,6 +157,7 @@ HISTORY = Layout("H_", np.int64, "a deal's record up to one decision", (
     ("SEED", 1, "the bot's seed (uint64 bits)"),
     ("DEAL_ID", 1, "the deal whose play stream the decision draws from (pimc: the world stream kept in its "
                    "scratch); -1: streams keyed by what the seat knows"),
+    ("TURNED", 1, "classic: the turned card, which the declarer took after the auction (-1: none, or not known)"),
 ))
 
 # --- the double-dummy solver's context ----------------------------------------------------------
@@ -328,7 +329,7 @@ SCRATCH = Layout("S_", np.int64, "search scratch", (
     ("N_CALLS", 1, "expert: calls of the deal's auction (0: no auction, nothing to infer)"),
     ("CALLS", MAX_AUCTION_CALLS, "expert: the auction's call codes, in order"),
     ("AUCTION_DEALER", 1, "expert: the dealer of the auction"),
-    ("TURNED_CARD", 1, "expert: the classic turned card (-1 in bulgarian)"),
+    ("TURNED_CARD", 1, "the classic turned card the declarer took (-1: bulgarian, no auction)"),
     ("ALL_NO_TRUMPS", 1, "expert: 1 when the auction offered NT and AT (rule option)"),
     ("MODELS", 4, "expert: each seat's bidder model (a bidder code; -1: its calls are not read)"),
     ("FIRST_HANDS", 4, "expert: each seat's 5 cards at auction time (a seat reads only its own)"),

@@ -3,14 +3,14 @@
 A layout of the unseen cards (:func:`.sampling.sample_layout`: consistent with the play so far)
 gives every other seat its 8 cards: the ones it still holds in the layout and the ones it played.
 Which 5 of them it held at auction time is unknown, and every 5 are equally likely (the pack was
-shuffled), so 5 are drawn at random.  In classic the taker received the face-up turned card after
-the auction: a layout that gives it to another seat is drawn again, and the taker's 5 are drawn
-from its other 7 cards.  The layout is kept when every call of the auction is what that seat's
-bidder model calls with those 5 cards (:func:`belot_sim.kernels.bidding.consistent.first_mismatch`,
-the replay the bid tables use), else another layout is drawn, up to ``AUCTION_TRIES`` times; then
-the last one stands.  Keeping the layouts that replay (rejection sampling) leaves them distributed
-as ``pimc``'s layouts given the calls as well: the models are deterministic, so a call either
-matches or rules the cards out.
+shuffled), so 5 are drawn at random.  In classic the taker received the face-up turned card after the
+auction: every layout gives it to the taker (the public view shows it, :func:`.view.show_turned`),
+and the taker's 5 are drawn from its other 7 cards.  The layout is kept when every call of the
+auction is what that seat's bidder model calls with those 5 cards
+(:func:`belot_sim.kernels.bidding.consistent.first_mismatch`, the replay the bid tables use), else
+another layout is drawn, up to ``AUCTION_TRIES`` times; then the last one stands.  Keeping the
+layouts that replay (rejection sampling) leaves them distributed as ``pimc``'s layouts given the
+calls as well: the models are deterministic, so a call either matches or rules the cards out.
 
 The caller fills the auction's slots of the scratch (:func:`start_auction`: the batch kernels
 once per deal with an auction, :class:`belot_sim.Bot` before each decision); with no auction
@@ -81,9 +81,8 @@ def _random_subset(rng, mask, k):
 @njit(cache=True)
 def sample_inferred_layout(view, seat, hand, family, scratch):
     """A layout for ``seat`` (as :func:`.sampling.sample_layout`, into ``scratch[S_HANDS:S_HANDS+4]``)
-    on which the deal's auction replays (classic: with the turned card in the taker's hand), when
-    one is found in ``AUCTION_TRIES`` draws.  Returns whether the auction replays on it (always true
-    without an auction)."""
+    on which the deal's auction replays, when one is found in ``AUCTION_TRIES`` draws.  Returns
+    whether the auction replays on it (always true without an auction)."""
     sample_layout(view, seat, hand, scratch)
     n_calls = scratch[S_N_CALLS]
     if n_calls == 0:
@@ -98,8 +97,6 @@ def sample_inferred_layout(view, seat, hand, family, scratch):
     for attempt in range(AUCTION_TRIES):
         if attempt > 0:
             sample_layout(view, seat, hand, scratch)
-        if family == 1 and taker != seat and not ((scratch[S_HANDS + taker] | view[V_PLAYED_BY + taker]) >> turned) & 1:
-            continue  # the table showed the turned card: the taker holds it (or played it)
         rng = np.uint64(scratch[S_WORLD_RNG])
         for s in range(4):
             if s == seat:

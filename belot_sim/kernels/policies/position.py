@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from ..core.layouts import (H_CARDS, H_CONTRACT, H_DEAL_ID, H_DEALER, H_DECLARER, H_FAMILY, H_FLAGS, H_INITIAL,
-                            H_N_PLAYED, H_SEED, H_SEES_ALL, S_DD_FINAL, S_DD_GEN, V_AT_OVERTAKE_PARTNER,
+                            H_N_PLAYED, H_SEED, H_SEES_ALL, H_TURNED, S_DD_FINAL, S_DD_GEN, V_AT_OVERTAKE_PARTNER,
                             V_CONTRACT, V_LEADER, V_LED, V_PLAYED, V_POS, V_SIZE, V_TRICK, V_UNDERTRUMP_REQUIRED,
                             V_WINNER, V_WINNING)
 from ..core.options import AT_OVERTAKE, DECLARATIONS, UNDERTRUMP
@@ -31,7 +31,7 @@ from ..core.rng import GOLDEN, PLAY_STREAM, WORLD_STREAM, fold, next_u64, nth_r3
 from ..core.tables import NT, POINTS
 from .decide import decide_card
 from .scratch import start_deal
-from .view import announce_belot, next_trick, record_card, show_declarations, start_view
+from .view import announce_belot, next_trick, record_card, show_declarations, show_turned, start_view
 
 
 @njit(cache=True)
@@ -42,6 +42,8 @@ def replay_view(view, record):
     flags = record[H_FLAGS]
     start_view(view, contract, record[H_DECLARER], (record[H_DEALER] + 1) & 3, (flags & UNDERTRUMP) != 0,
                (flags & AT_OVERTAKE) != 0)
+    if family == 1:
+        show_turned(view, record[H_TURNED])
     points = POINTS[family, contract]
     belot_open = np.zeros(4, dtype=np.int64)
     if contract != NT:

@@ -6,17 +6,19 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.layouts import MAX_GEN, S_DD_FINAL, S_DD_GEN, S_GEN, S_WORLD_RNG
+from ..core.layouts import MAX_GEN, S_DD_FINAL, S_DD_GEN, S_GEN, S_TURNED_CARD, S_WORLD_RNG
 
 
 @njit(cache=True)
-def start_deal(scratch, world_rng):
+def start_deal(scratch, world_rng, turned_card=-1):
     """Reset the per-deal state: new dd stamps on first use, no dd expectations, the deal's world
-    stream."""
+    stream and its classic ``turned_card``, which the declarer took (-1: none; the play loop shows
+    it to the sampling players, :func:`.view.show_turned`)."""
     scratch[S_DD_GEN] = 0
     scratch[S_DD_GEN + 1] = 0
     scratch[S_DD_FINAL] = -1
     scratch[S_DD_FINAL + 1] = -1
+    scratch[S_TURNED_CARD] = turned_card
     scratch[S_WORLD_RNG] = np.int64(world_rng)
 
 

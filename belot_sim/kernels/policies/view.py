@@ -9,9 +9,10 @@ Nothing here holds another seat's hidden cards, so a policy cannot peek:
   (did not follow → void in the led suit; did not trump or overtrump when obliged → no such
   trumps; followed without beating when obliged → no beating card of the suit);
 * ``V_KNOWN + s``: cards seat ``s`` is known to hold (or held: played cards stay in the mask) —
-  the declarations shown after the first trick and the partner card of an announced belot.
-  The play loop fills these (:func:`announce_belot`, :func:`show_declarations`) only when a sampling
-  player (``pimc``) needs them.
+  the classic turned card in the declarer's hand, the declarations shown after the first trick and
+  the partner card of an announced belot.  The play loop fills these (:func:`show_turned`,
+  :func:`announce_belot`, :func:`show_declarations`) only when a sampling player (``pimc``) needs
+  them.
 """
 
 from __future__ import annotations
@@ -109,6 +110,14 @@ def next_trick(view):
     view[V_LED] = -1
     view[V_TABLE_POINTS] = 0
     view[V_ON_TABLE] = 0
+
+
+@njit(cache=True, inline="always")
+def show_turned(view, turned_card):
+    """Classic: the turned card lay face up and went to the declarer (the taker) after the auction;
+    ``turned_card`` -1: there is none (bulgarian, a deal without an auction)."""
+    if turned_card >= 0:
+        view[V_KNOWN + view[V_DECLARER]] |= np.int64(1) << turned_card
 
 
 @njit(cache=True, inline="always")
