@@ -15,7 +15,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .bots import Bot, fill_record, new_record, play_state_of
+from .bots import Bot, fill_record, new_record, play_state_of, turned_card_of
 from .cards import format_card
 from .checks import check_int
 from .kernels.play_loop import play_scratch
@@ -34,14 +34,14 @@ def _players(players) -> tuple[str, ...]:
     return tuple(name.lower() for name in names)
 
 
-def layout_table(deal, worlds: int, seed: int) -> tuple[int, np.ndarray]:
+def layout_table(deal, worlds: int, seed: int, turned_card: int = -1) -> tuple[int, np.ndarray]:
     """``(legal mask, values[worlds, 32])``: each legal card's double-dummy value for the mover's team
-    in ``worlds`` layouts consistent with what the seat knows (the layouts a ``pimc`` bot with this
-    seed draws first)."""
+    in ``worlds`` layouts consistent with what the seat knows, the classic ``turned_card`` in the
+    declarer's hand (-1: none; the layouts a ``pimc`` bot with this seed draws first)."""
     from .kernels.policies.worlds import layout_values  # compiles the solver on first use
 
     record = new_record(deal.rules, seed, False)
-    fill_record(record, deal)
+    fill_record(record, deal, turned_card)
     policies = np.full(4, POLICY_CODES["pimc"], dtype=np.int64)
     _, view, _, ctx, tt, scratch = play_scratch(policies, worlds, search_token())
     out = np.empty((worlds, 32), dtype=np.int64)
@@ -69,7 +69,7 @@ def analyze(state, *, worlds: int = DEFAULT_WORLDS, seed: int = 0, players=tuple
     worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
     seed = check_int(seed, "seed", 0, 2**64 - 1)
     names = _players(players)
-    legal, values = layout_table(deal, worlds, seed)
+    legal, values = layout_table(deal, worlds, seed, turned_card_of(state))
     cards = [c for c in range(32) if legal >> c & 1]
     exact = solve_state(deal, moves=True) if not deal.hidden_seats else {}
     table = values[:, cards]

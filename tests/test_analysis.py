@@ -59,8 +59,28 @@ def test_one_row_per_legal_card_with_the_exact_and_the_sampled_values():
             assert card == bs.Bot(player, rules=state.rules, seed=2).play(state)
 
 
+def classic_auction_positions(n: int, seed: int):
+    """Classic deals after a heuristic auction (the turned card known to be the declarer's), a few
+    random cards into the play."""
+    rng = random.Random(seed)
+    bidder = bs.Bot("random", rules=bs.CLASSIC, bidder="heuristic")
+    k = 0
+    while n:
+        k += 1
+        state = ref.FullDealState.random(1000 * seed + k, dealer=k % 4, rules=bs.CLASSIC)
+        while state.phase == "auction":
+            state.play(bidder.bid(state))
+        if state.phase != "play":
+            continue
+        for _ in range(rng.randrange(0, 6)):
+            state.play(rng.choice(state.legal_actions()))
+        n -= 1
+        yield state
+
+
 def test_the_layouts_are_the_pimc_bots_own():
-    for state in positions(12, 3):
+    """Also in classic after an auction, where both know that the declarer holds the turned card."""
+    for state in [*positions(12, 3), *classic_auction_positions(8, 5)]:
         table = bs.analyze(state, worlds=5, seed=4, players=())
         card = bs.Bot("pimc", rules=state.rules, worlds=5, seed=4).play(state)
         assert table.set_index("card").loc[card, "pimc_mean"] == table["pimc_mean"].max()
