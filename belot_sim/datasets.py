@@ -84,8 +84,8 @@ def simulate_to_parquet(path, n: int, *, partition_size: int = DEFAULT_PARTITION
     default).  ``compression``: ``"lz4"`` (default: each column encoded for speed, see
     :data:`DELTA_COLUMNS`), ``"zstd"`` (smaller, slower), ``"snappy"`` or ``"none"`` (a little faster,
     files 2.8 times bigger).  Ctrl-C stops the run within about a second and keeps the parts already
-    written.  In a local folder only the last 512 MiB of parts written stay in the OS page cache
-    (:class:`belot_sim.storage._WriteBehind`): reading back a bigger dataset at once reads the
+    written.  In a local folder about the last 512 MiB of parts a process wrote stay in the OS page
+    cache (:class:`belot_sim.storage._WriteBehind`): reading back a bigger dataset at once reads the
     older parts from the disk.
     """
     plan = plan_deals(**simulate_arguments(simulate_kwargs))

@@ -148,6 +148,7 @@ def test_parts_beyond_the_cache_budget_leave_the_page_cache_behind_the_writer(tm
     budget is not advised at all, and URL stores never are."""
     from belot_sim import storage
 
+    drop = storage._drop_cached
     advised = []
     monkeypatch.setattr(storage, "_drop_cached", advised.append)
     monkeypatch.setattr(storage, "_write_behind", storage._WriteBehind())
@@ -168,6 +169,9 @@ def test_parts_beyond_the_cache_budget_leave_the_page_cache_behind_the_writer(tm
     monkeypatch.setattr(storage, "CACHE_BYTES", 0)
     bs.simulate_to_parquet("memory://belot/cache", 300, partition_size=100, progress=False)
     assert advised == []
+    drop(part[0][0])  # the advice itself: an existing file, and one that is gone, raise nothing
+    drop(str(tmp_path / "gone.parquet"))
+    pd.testing.assert_frame_equal(bs.read_parquet(tmp_path / "run"), bs.read_parquet(tmp_path / "probe"))
 
 
 def test_output_files_respect_the_umask(tmp_path):
