@@ -16,8 +16,10 @@ Random values (``random``'s card, ``pimc``'s layouts and ties, the ``random`` an
   ``n`` of the play (``n`` cards played) takes the play stream's ``n``-th 32-bit value, call ``n`` the
   auction stream's, and ``pimc`` continues the deal's world stream from the bot's previous decision in
   that deal.  One bot asked at every decision of its seats, in order, makes ``simulate``'s choices
-  (``worlds`` and ``bidder_options`` as given to ``simulate``).  A position asked again reuses the
-  world stream it had then.
+  (``worlds`` and ``bidder_options`` as given to ``simulate``) when its player is the deal's only
+  sampling player (``pimc``, ``pimc-exact``, ``expert``): in ``simulate`` all sampling seats of a
+  deal draw from its one world stream, which a bot follows through its own decisions only.  A
+  position asked again reuses the world stream it had then.
 * ``deal_id=None`` (the default) keys both streams by a digest of what the seat knows: a decision
   is a pure function of ``(seed, the seat's knowledge)``, reproducible in any order.
 
@@ -124,6 +126,7 @@ def new_record(rules: Rules, seed: int, sees_all: bool) -> np.ndarray:
     record[H_SEES_ALL] = int(sees_all)
     record[H_SEED] = _int64(seed)
     record[H_DEAL_ID] = -1
+    record[H_TURNED] = -1
     return record
 
 

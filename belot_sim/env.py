@@ -248,7 +248,8 @@ class raw_env(AECEnv):
         return obs
 
     def _play_part(self, obs: np.ndarray, deal, seat: int, rel) -> None:
-        """The slots filled from the public view of the play (as the bots see it)."""
+        """The slots filled from the public view of the play, as the bots see it but without the classic
+        turned card in ``SHOWN`` (it has its own slot, ``TURNED``)."""
         fill_record(self._record, deal)
         view = self._view
         public_view(self._record, view)

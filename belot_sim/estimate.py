@@ -154,6 +154,7 @@ class BidPlan:
     worlds: int
     policies: np.ndarray  # int64[4]
     players: object  # as given (for the table's attrs)
+    turned_card: int = -1  # classic: the turned card the taker (``seat``) took, among its fixed cards; -1 none
 
 
 def _run_options(samples, seed, worlds, players) -> tuple[int, int, int, np.ndarray]:
@@ -164,7 +165,8 @@ def _run_options(samples, seed, worlds, players) -> tuple[int, int, int, np.ndar
     return samples, seed, worlds, np.array(policy_codes(players), dtype=np.int64)
 
 
-def _bid_plan(hand, contracts, *, seat, dealer, known, multiplier, samples, players, rules, seed, worlds) -> BidPlan:
+def _bid_plan(hand, contracts, *, seat, dealer, known, multiplier, samples, players, rules, seed, worlds,
+              turned_card=-1) -> BidPlan:
     """Check the arguments of an estimate (a clear error names the first bad one) into a plan."""
     rules = Rules.coerce(rules)
     seat = check_int(seat, "seat", 0, 3)
@@ -174,7 +176,7 @@ def _bid_plan(hand, contracts, *, seat, dealer, known, multiplier, samples, play
     check_multiplier(multiplier, rules)
     samples, seed, worlds, policies = _run_options(samples, seed, worlds, players)
     return BidPlan(rules, format_cards(to_mask(hand, "hand")), seat, fixed_dealer, fixed, chosen, multiplier,
-                   samples, seed, worlds, policies, players)
+                   samples, seed, worlds, policies, players, turned_card)
 
 
 def _play(plan: BidPlan, progress: Progress | None = None) -> pd.DataFrame:
@@ -196,8 +198,8 @@ def _play(plan: BidPlan, progress: Progress | None = None) -> pd.DataFrame:
                 np.empty((P_SIZE, rows), dtype=np.int16))
         with announce("search-estimates" if searching else "estimates"):
             estimate_rollout(np.uint64(plan.seed), start, size, plan.fixed, codes, plan.seat, plan.dealer,
-                             plan.multiplier, int(rules.is_classic), flags, plan.policies, plan.worlds, *part,
-                             numba.get_num_threads(), search)
+                             plan.multiplier, plan.turned_card, int(rules.is_classic), flags, plan.policies,
+                             plan.worlds, *part, numba.get_num_threads(), search)
         parts.append(part)
     small, hands, points = (np.concatenate([p[k] for p in parts], axis=1) if len(parts) > 1 else parts[0][k]
                             for k in range(3))
@@ -397,9 +399,10 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
             worlds=worlds, max_tries=max_tries, min_samples=min_samples, bidder_options=bidder_options,
             progress=progress)
         return _summary(frame, contracts[0], seat, accepted, tried, text)
-    plan = _bid_plan(hand, [contract], seat=seat, dealer=dealer, known=_with_turned(known, turned, seat, rules, hand),
+    known, turned_card = _with_turned(known, turned, seat, rules, hand)
+    plan = _bid_plan(hand, [contract], seat=seat, dealer=dealer, known=known,
                      multiplier=1 if multiplier is None else multiplier, samples=samples, players=players,
-                     rules=rules, seed=seed, worlds=worlds)
+                     rules=rules, seed=seed, worlds=worlds, turned_card=turned_card)
     threads = check_threads(threads)
     with numba_threads(threads), Progress(check_bool(progress, "progress"), _label("bid estimate", plan),
                                           samples, "layouts") as bar:
@@ -407,10 +410,11 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
     return _summary(frame, plan.contracts[0], plan.seat, plan.samples)
 
 
-def _with_turned(known, turned, seat: int, rules: Rules, hand):
-    """``known`` with a classic turned card added to the taker's (``seat``'s) cards."""
+def _with_turned(known, turned, seat: int, rules: Rules, hand) -> tuple[object, int]:
+    """``(known, turned card)``: ``known`` with a classic turned card added to the taker's (``seat``'s)
+    cards, and that card (-1 without one)."""
     if turned is None:
-        return known
+        return known, -1
     from .conditional import check_turned
 
     card = check_turned(turned, rules, to_mask(hand, "hand"))
@@ -418,7 +422,7 @@ def _with_turned(known, turned, seat: int, rules: Rules, hand):
         raise TypeError(f"known must map seats to cards, got {type(known).__name__}")
     known = dict(known or {})
     known[seat] = (to_mask(known[seat], "known cards") if seat in known else 0) | 1 << card
-    return known
+    return known, card
 
 
 def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, bidders="heuristic", known=None,
@@ -515,9 +519,10 @@ def _table_plan(hand, o: dict):
                              bidders=o["bidders"], turned=o["turned"], multiplier=None, samples=o["samples"],
                              players=o["players"], rules=Rules.coerce(o["rules"]), seed=o["seed"], worlds=o["worlds"],
                              max_tries=o["max_tries"], min_samples=None, bidder_options=o["bidder_options"])
-    known = _with_turned(o["known"], o["turned"], seat, Rules.coerce(o["rules"]), hand)
+    known, turned_card = _with_turned(o["known"], o["turned"], seat, Rules.coerce(o["rules"]), hand)
     return _bid_plan(hand, o["contracts"], seat=seat, dealer=o["dealer"], known=known, multiplier=1,
-                     samples=o["samples"], players=o["players"], rules=o["rules"], seed=o["seed"], worlds=o["worlds"])
+                     samples=o["samples"], players=o["players"], rules=o["rules"], seed=o["seed"], worlds=o["worlds"],
+                     turned_card=turned_card)
 
 
 def _auction_columns(table: pd.DataFrame) -> dict:

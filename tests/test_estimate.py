@@ -178,6 +178,29 @@ def test_classic_turned_card_goes_to_the_taker():
     assert ((hands >> bs.parse_card("TH")) & 1).all()
 
 
+def test_a_turned_card_given_as_turned_is_shown_to_the_sampling_players(monkeypatch):
+    """``turned=`` (not ``known=``) tells the rollout which of the taker's cards lay face up: the
+    kernel shows it to the sampling players (the play loop's ``show_turned``); ``known=`` cards and
+    bulgarian estimates have none."""
+    from belot_sim.kernels.batch import estimate as kernels
+
+    seen = []
+    real = kernels.estimate_rollout
+
+    def spy(*args):
+        seen.append(args[8])  # turned_card
+        return real(*args)
+
+    monkeypatch.setattr(kernels, "estimate_rollout", spy)
+    hand = "JH 9H AS KS 7C"
+    with_turned = bs.estimate_bid(hand, "H", turned="TH", rules="classic", samples=50, players="hard")
+    known = bs.estimate_bid(hand, "H", known={0: "TH"}, rules="classic", samples=50, players="hard")
+    bs.bid_table(hand, turned="TH", rules="classic", samples=20, players="hard")
+    bs.estimate_bid(hand, "H", samples=20, players="hard")
+    assert seen == [bs.parse_card("TH"), -1, bs.parse_card("TH"), -1]
+    assert with_turned.frame.equals(known.frame)  # the same layouts: hard does not sample
+
+
 BAD = [
     (dict(hand="JH 9H AH KS"), "5 cards"),
     (dict(hand="JH 9H AH KS 7C 8C"), "5 cards"),

@@ -18,7 +18,8 @@ import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.kernels.core.auction_rules import CALL_OF_NAME
 from belot_sim.bots import fill_record, new_record, turned_card_of
-from belot_sim.kernels.core.layouts import S_FIRST_TRY, S_HANDS, S_SIZE, S_WORLD_RNG, V_KNOWN, V_SIZE
+from belot_sim.kernels.core.layouts import (S_FIRST_TRY, S_HANDS, S_INFERRED, S_SIZE, S_TURNED_CARD, S_WORLD_RNG,
+                                            V_KNOWN, V_SIZE)
 from belot_sim.kernels.policies.position import public_view
 from belot_sim.kernels.core.tables import TRUMPS
 from belot_sim.kernels.policies.inference import sample_inferred_layout, start_auction
@@ -127,6 +128,22 @@ def test_in_classic_every_sampled_layout_gives_the_turned_card_to_the_declarer()
             state.play(hard.play(state))
     assert checked > 500
     assert turned_card_of(next(s for s in map(auctioned, range(10)) if s is not None)) == -1
+
+
+def test_an_expert_bot_without_a_deal_id_replays_a_classic_auction():
+    """Asked without ``deal_id`` (streams keyed by what the seat knows), the bot keeps the turned
+    card its auction replay needs, and its layouts replay the classic auction."""
+    bot = bs.Bot("expert", rules=bs.CLASSIC, worlds=4)
+    replayed = positions = 0
+    for seed in range(12):
+        state = auctioned(seed, bs.CLASSIC)
+        if state is None:
+            continue
+        bot.play(state)
+        assert bot._scratch[S_TURNED_CARD] == state.auction.turned
+        positions += 1
+        replayed += bot._scratch[S_INFERRED] > 0
+    assert positions >= 6 and replayed >= positions // 2
 
 
 def test_the_declarers_trumps_are_nearer_the_truth_than_pimcs():

@@ -52,6 +52,7 @@ def play_scratch(policies, worlds, search):
     tt = np.zeros(2 << SEARCH_TT_BITS if search_players else 2, dtype=np.int64)
     scratch = np.zeros(S_SIZE, dtype=np.int64)
     scratch[S_WORLDS] = worlds
+    scratch[S_TURNED_CARD] = -1  # none until a deal with one starts (0 would be a card)
     return belot_open, view, no_record, ctx, tt, scratch
 
 

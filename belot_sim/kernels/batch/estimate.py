@@ -33,8 +33,8 @@ def deal_layout(seed, sample, fixed, pool, hands):
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, multiplier, family, flags, policies,
-                     worlds, small_out, hands_out, points_out, n_workers, search):
+def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, multiplier, turned_card, family, flags,
+                     policies, worlds, small_out, hands_out, points_out, n_workers, search):
     """Play layouts ``start .. start+n-1`` (see :func:`deal_layout`) once per contract of
     ``contracts``; row ``i * len(contracts) + k`` is layout ``start + i`` under ``contracts[k]``.
 
@@ -42,8 +42,10 @@ def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, m
     played with the same play and world streams.  With ``dd`` in every seat a layout is usually one
     minimax solve per contract (:mod:`.dd_deal`; AT only when nobody holds a K-Q pair, about a
     third of the layouts, measured 0.82 of the AT time).  ``search``: ``None`` unless a seat plays
-    ``dd``/``pimc``, ``n_workers`` as in :func:`.rollout.rollout`.  Outputs as :func:`.rollout.rollout`
-    (``small_out`` int8[7, rows], ``hands_out`` uint32[4, rows], ``points_out`` int16[11, rows]).
+    ``dd``/``pimc``, ``n_workers`` as in :func:`.rollout.rollout`.  ``turned_card``: classic, the
+    turned card the declarer took (among its ``fixed`` cards), which the sampling players know it
+    holds; -1 for none.  Outputs as :func:`.rollout.rollout` (``small_out`` int8[7, rows],
+    ``hands_out`` uint32[4, rows], ``points_out`` int16[11, rows]).
     """
     k_contracts = len(contracts)
     # Work items as in rollout: a searched layout costs milliseconds (100x more for a few), so
@@ -71,8 +73,8 @@ def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, m
                     for s in range(4):
                         played[s] = hands[s]
                         hands_out[s, row] = hands[s]
-                    if search is not None:
-                        start_deal(scratch, stream_start(seed, layout, WORLD_STREAM))
+                    if search is not None:  # the turned card (or -1) is among the declarer's fixed cards
+                        start_deal(scratch, stream_start(seed, layout, WORLD_STREAM), turned_card)
                     r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, flags, policies,
                                   stream_start(seed, layout, PLAY_STREAM), belot_open, view, False, no_record,
                                   no_record, ctx, tt, scratch, search)

@@ -103,7 +103,7 @@ def sample_inferred_layout(view, seat, hand, family, scratch):
                 hands5[s] = scratch[S_FIRST_HANDS + s]
                 continue
             full = scratch[S_HANDS + s] | view[V_PLAYED_BY + s]
-            if family == 1 and s == taker:
+            if family == 1 and s == taker and turned >= 0:
                 full &= ~(np.int64(1) << turned)
             rng, first = _random_subset(rng, full, min(5, popcount(full)))
             hands5[s] = first

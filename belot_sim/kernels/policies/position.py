@@ -113,7 +113,8 @@ def start_streams(record, view, hand, seat, scratch):
         r32 = nth_r32(stream_start(seed, deal_id, PLAY_STREAM), record[H_N_PLAYED])
     else:
         key = knowledge_key(view, hand, seat)
-        start_deal(scratch, stream_start(seed, key, WORLD_STREAM))
+        turned = record[H_TURNED] if record[H_FAMILY] == 1 else -1  # an expert's auction replay needs it
+        start_deal(scratch, stream_start(seed, key, WORLD_STREAM), turned)
         _, u = next_u64(stream_start(seed, key, PLAY_STREAM))
         r32 = u >> np.uint64(32)
     # Each dd decision is searched on its own (fresh table stamps, no expected value): the
