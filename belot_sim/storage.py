@@ -5,7 +5,7 @@ folder skip those) and renamed when complete; new files get the usual permission
 applies).
 
 Parts written to a local folder beyond the last :data:`CACHE_BYTES` are dropped from the OS page
-cache behind the writer (:func:`written`): a big dataset would otherwise fill the cache with
+cache behind the writer (:meth:`Store.written`): a big dataset would otherwise fill the cache with
 gigabytes nobody reads soon, and on a virtual machine each fresh page of it is expensive.
 """
 
@@ -87,9 +87,10 @@ class Store:
         self.fs.move(self.join(source), self.join(target))
 
     def written(self, *parts: str) -> None:
-        """The files ``parts`` are complete: see :func:`written` (local folders only)."""
-        if not is_url(self.path):
-            written([self.join(p) for p in parts])
+        """One part's files ``parts`` are complete: they may leave the page cache later
+        (:class:`_WriteBehind`; local folders on systems with ``posix_fadvise`` only)."""
+        if not is_url(self.path) and hasattr(os, "posix_fadvise"):
+            _write_behind.written([self.join(p) for p in parts])
 
     def delete(self, *parts: str) -> None:
         try:
@@ -100,7 +101,7 @@ class Store:
 
 #: Bytes of the parts written last that are left in the OS page cache (:class:`_WriteBehind`).
 CACHE_BYTES = 512 << 20
-#: Calls of :func:`written` between the two pieces of advice about a file (its writeback, started by
+#: Parts written between the two pieces of advice about a file (its writeback, started by
 #: the first, is done by the second, which then drops its pages).
 DRAIN_LAG = 2
 
@@ -143,13 +144,6 @@ class _WriteBehind:
 
 
 _write_behind = _WriteBehind()
-
-
-def written(paths: list[str]) -> None:
-    """One part's complete local files (:class:`_WriteBehind`).  Nothing on systems without
-    ``posix_fadvise``."""
-    if hasattr(os, "posix_fadvise"):
-        _write_behind.written(paths)
 
 
 def _size(path: str) -> int:
