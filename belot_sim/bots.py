@@ -191,8 +191,8 @@ class Bot:
         hands5 = np.zeros(4, dtype=np.int64)
         hands5[seat] = full.first_hands[seat]  # the seat's own cards only
         models = np.full(4, BIDDER_CODES[self.bidder or "heuristic"], dtype=np.int64)
-        start_auction(self._scratch, codes, len(codes), full.dealer, -1 if a.turned is None else a.turned,
-                      self.rules.all_no_trumps, models, hands5, self._weights)
+        start_auction(self._scratch, codes, len(codes), full.dealer, self.rules.all_no_trumps, models, hands5,
+                      self._weights)
 
     def _follow(self, deal_id, n: int) -> int:
         """Set the world stream for decision ``n`` of deal ``deal_id`` (module docstring)."""

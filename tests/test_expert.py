@@ -47,8 +47,8 @@ def expert_scratch(state: ref.FullDealState, seat: int, stream: int) -> np.ndarr
     codes = np.array([CALL_OF_NAME[c] for _, c in state.auction.calls], dtype=np.int64)
     hands5 = np.zeros(4, dtype=np.int64)
     hands5[seat] = state.first_hands[seat]
-    turned = -1 if state.auction.turned is None else state.auction.turned
-    start_auction(scratch, codes, len(codes), state.dealer, turned, state.rules.all_no_trumps,
+    scratch[S_TURNED_CARD] = -1 if state.auction.turned is None else state.auction.turned  # the deal's (start_deal)
+    start_auction(scratch, codes, len(codes), state.dealer, state.rules.all_no_trumps,
                   np.full(4, BIDDER_CODES["heuristic"], dtype=np.int64), hands5, WEIGHTS)
     return scratch
 

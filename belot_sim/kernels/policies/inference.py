@@ -42,15 +42,15 @@ UNREAD = -1
 
 
 @njit(cache=True)
-def start_auction(scratch, calls, n_calls, dealer, turned_card, all_no_trumps, bidders, hands5, weights):
+def start_auction(scratch, calls, n_calls, dealer, all_no_trumps, bidders, hands5, weights):
     """The deal's auction for an ``expert``: ``calls[:n_calls]`` (codes) by seats bidding as
     ``bidders`` (codes) on the 5-card ``hands5``, ``weights`` the models' weights (:data:`BIDDER_WEIGHTS`
-    first).  Only ``heuristic`` seats' calls will be read (module docstring)."""
+    first).  Only ``heuristic`` seats' calls will be read (module docstring).  The classic turned
+    card is the deal's ``S_TURNED_CARD`` (:func:`.scratch.start_deal`, or a bot's record)."""
     scratch[S_N_CALLS] = n_calls
     for i in range(n_calls):
         scratch[S_CALLS + i] = calls[i]
     scratch[S_AUCTION_DEALER] = dealer
-    scratch[S_TURNED_CARD] = turned_card
     scratch[S_ALL_NO_TRUMPS] = 1 if all_no_trumps else 0
     for s in range(4):
         scratch[S_MODELS + s] = bidders[s] if bidders[s] == HEURISTIC else UNREAD

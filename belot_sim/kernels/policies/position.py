@@ -22,7 +22,8 @@ import numpy as np
 from numba import njit
 
 from ..core.layouts import (H_CARDS, H_CONTRACT, H_DEAL_ID, H_DEALER, H_DECLARER, H_FAMILY, H_FLAGS, H_INITIAL,
-                            H_N_PLAYED, H_SEED, H_SEES_ALL, H_TURNED, S_DD_FINAL, S_DD_GEN, V_AT_OVERTAKE_PARTNER,
+                            H_N_PLAYED, H_SEED, H_SEES_ALL, H_TURNED, S_DD_FINAL, S_DD_GEN, S_TURNED_CARD,
+                            V_AT_OVERTAKE_PARTNER,
                             V_CONTRACT, V_LEADER, V_LED, V_PLAYED, V_POS, V_SIZE, V_TRICK, V_UNDERTRUMP_REQUIRED,
                             V_WINNER, V_WINNING)
 from ..core.options import AT_OVERTAKE, DECLARATIONS, UNDERTRUMP
@@ -113,10 +114,10 @@ def start_streams(record, view, hand, seat, scratch):
         r32 = nth_r32(stream_start(seed, deal_id, PLAY_STREAM), record[H_N_PLAYED])
     else:
         key = knowledge_key(view, hand, seat)
-        turned = record[H_TURNED] if record[H_FAMILY] == 1 else -1  # an expert's auction replay needs it
-        start_deal(scratch, stream_start(seed, key, WORLD_STREAM), turned)
+        start_deal(scratch, stream_start(seed, key, WORLD_STREAM))
         _, u = next_u64(stream_start(seed, key, PLAY_STREAM))
         r32 = u >> np.uint64(32)
+    scratch[S_TURNED_CARD] = record[H_TURNED] if record[H_FAMILY] == 1 else -1  # an expert's replay reads it
     # Each dd decision is searched on its own (fresh table stamps, no expected value): the
     # record may come from any deal, so nothing learnt for another position is trusted.
     scratch[S_DD_GEN] = 0
