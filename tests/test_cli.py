@@ -4,6 +4,7 @@ declarer and names in any case; usage errors exit with 2 and failed runs with 1;
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -39,6 +40,14 @@ def test_help_texts_have_no_doubled_percent_signs():
     assert len(texts) == len(SUBCOMMANDS) + 1
     assert not [t for t in texts if "%%" in t]
     assert "(%)" in sub.choices["simulate"].format_help().replace("\n", " ")
+
+
+def test_player_help_lists_every_player():
+    sub = next(a for a in build_parser()._actions if a.dest == "command")
+    for command, option in (("simulate", "--players"), ("tournament", "a")):
+        action = next(a for a in sub.choices[command]._actions if option in (a.dest, *a.option_strings))
+        words = set(re.findall(r"[a-z]+(?:-[a-z]+)*", action.help))
+        assert [name for name in bs.PLAYERS if name not in words] == [], command
 
 
 def test_a_dataset_folder_resumes_and_equals_simulate(tmp_path, capsys):

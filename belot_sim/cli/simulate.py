@@ -8,7 +8,7 @@ import time
 
 import pandas as pd
 
-from ..registry import BIDDERS
+from ..registry import BIDDERS, PLAYERS
 from ..rules import CONTRACT_CODES, Rules
 from .common import (UsageError, add_contract, add_rules, add_run_options, players_value, positive_int, progress_of,
                      rules_of, seat)
@@ -28,8 +28,8 @@ def add_parser(sub) -> None:
     add_contract(sim)
     sim.add_argument("--declarer", type=seat, default=None, help="declarer seat 0..3 (default: random per deal)")
     sim.add_argument("--players", type=players_value, default="random",
-                     help="player of every seat, or four comma-separated (seats 0..3): random (default), easy, "
-                          "normal, hard, pimc, pimc-exact, expert (pimc that reads the auction), dd")
+                     help="player of every seat, or four comma-separated (seats 0..3): "
+                          + ", ".join(PLAYERS) + " (default: random)")
     sim.add_argument("--bidders", type=str.lower, default=None, choices=sorted(BIDDERS),
                      help="hold an auction per deal with these bidders (excludes --contract and --declarer; void "
                           "deals are counted and left out of the table)")

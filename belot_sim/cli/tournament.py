@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from ..registry import PLAYERS
 from .common import (add_contract, add_rules, add_run_options, player_name, positive_int, progress_of, rules_of,
                      write_csv)
 
@@ -18,8 +19,8 @@ def add_parser(sub) -> None:
                                       "BIDDER:PLAYER): every match is played twice on the same cards with the "
                                       "teams' seats swapped, auctions included; prints the match-point edge per "
                                       "deal and the match win rate of A, with 95% intervals.")
-    tour.add_argument("a", nargs="?", type=player_name, help="player A (seats 0/2 in the first play): random, easy, "
-                                                              "normal, hard, pimc, pimc-exact, expert or dd")
+    tour.add_argument("a", nargs="?", type=player_name,
+                      help="player A (seats 0/2 in the first play): " + ", ".join(PLAYERS))
     tour.add_argument("b", nargs="?", type=player_name, help="player B")
     tour.add_argument("--a", dest="team_a", metavar="BIDDER:PLAYER", help="team A, e.g. mc:hard (plays matches)")
     tour.add_argument("--b", dest="team_b", metavar="BIDDER:PLAYER", help="team B, e.g. heuristic:hard")
