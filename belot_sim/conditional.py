@@ -20,6 +20,7 @@ same for every layout).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import numpy as np
@@ -234,10 +235,14 @@ def check_turned(turned, rules: Rules, hand: int) -> int | None:
 
 
 def play_accepted(ids: np.ndarray, fixed: np.ndarray, free: np.ndarray, contracts: list[Contract], seat: int,
-                  auction: Auction, multiplier: int, rules: Rules, seed: int, policies: np.ndarray, worlds: int):
+                  auction: Auction, multiplier: int, rules: Rules, seed: int, policies: np.ndarray, worlds: int,
+                  parts: Iterable[tuple[int, int]]):
     """The accepted layouts ``ids`` played once per contract (layouts major): the estimate's frame,
     one row per (layout, contract), with ``sample``, ``layout`` (the candidate id) and the
-    ``auction_hand0..3`` (and classic ``turned_card``) columns."""
+    ``auction_hand0..3`` (and classic ``turned_card``) columns.  ``parts``: the ``(offset, size)``
+    blocks of ``ids`` to play one kernel call each, in order (``runs.blocks``: Ctrl-C is seen
+    between two)."""
+    import numba
     import pandas as pd
 
     from .frames import auction_columns, categorize, deal_columns
@@ -247,15 +252,19 @@ def play_accepted(ids: np.ndarray, fixed: np.ndarray, free: np.ndarray, contract
     from .registry import is_searching
     from .simulation import search_token
 
-    rows = len(ids) * len(contracts)
-    small = np.empty((D_SIZE, rows), dtype=np.int8)
-    hands = np.empty((4, rows), dtype=np.uint32)
-    points = np.empty((P_SIZE, rows), dtype=np.int16)
-    cards = np.empty((AH_SIZE, rows), dtype=np.uint32)
     codes = np.array([int(c) for c in contracts], dtype=np.int64)
-    auction_rollout(np.uint64(seed), ids, fixed, free, codes, seat, auction.dealer, multiplier, int(rules.is_classic),
-                    flags_of(rules), policies, worlds, small, hands, points, cards,
-                    search_token() if is_searching(policies) else None)
+    search = search_token() if is_searching(policies) else None
+    blocks = []
+    for offset, size in parts:
+        rows = size * len(contracts)
+        block = (np.empty((D_SIZE, rows), dtype=np.int8), np.empty((4, rows), dtype=np.uint32),
+                 np.empty((P_SIZE, rows), dtype=np.int16), np.empty((AH_SIZE, rows), dtype=np.uint32))
+        auction_rollout(np.uint64(seed), ids[offset:offset + size], fixed, free, codes, seat, auction.dealer,
+                        multiplier, int(rules.is_classic), flags_of(rules), policies, worlds, *block,
+                        numba.get_num_threads(), search)
+        blocks.append(block)
+    small, hands, points, cards = (np.concatenate([b[k] for b in blocks], axis=1) if len(blocks) > 1
+                                   else blocks[0][k] for k in range(4))
     sample = np.repeat(np.arange(len(ids), dtype=np.int64), len(contracts))
     columns = deal_columns(sample, small, hands, points)
     columns = {"sample": columns.pop("deal_id"), "layout": np.repeat(ids, len(contracts)), **columns}

@@ -182,17 +182,15 @@ def _bid_plan(hand, contracts, *, seat, dealer, known, multiplier, samples, play
 def _play(plan: BidPlan, progress: Progress | None = None) -> pd.DataFrame:
     """Every layout of ``plan`` under each of its contracts, in blocks of about half a second
     (belot_sim/runs.py): one row per (layout, contract), layouts major."""
-    from .kernels.batch.estimate import CHUNK, estimate_rollout
+    from .kernels.batch.estimate import estimate_rollout
 
     rules, contracts = plan.rules, plan.contracts
     codes = np.array([int(c) for c in contracts], dtype=np.int64)
     flags = flags_of(rules)
     searching = is_searching(plan.policies)
     search = search_token() if searching else None
-    items = numba.get_num_threads() * (SEARCH_CHUNK if searching else CHUNK)
     parts = []
-    for start, size in blocks(plan.samples, first=items, cap=SEARCH_BLOCK if searching else BLOCK, multiple=items,
-                              progress=progress):
+    for start, size in _layout_blocks(plan.samples, searching, progress):
         rows = size * len(contracts)
         part = (np.empty((D_SIZE, rows), dtype=np.int8), np.empty((4, rows), dtype=np.uint32),
                 np.empty((P_SIZE, rows), dtype=np.int16))
@@ -207,6 +205,15 @@ def _play(plan: BidPlan, progress: Progress | None = None) -> pd.DataFrame:
     frame = pd.DataFrame(deal_columns(sample, small, hands, points)).rename(columns={"deal_id": "sample"})
     categorize(frame)
     return frame
+
+
+def _layout_blocks(n: int, searching: bool, progress: Progress | None):
+    """The ``(offset, size)`` blocks of ``n`` layouts, each about half a second of play
+    (belot_sim/runs.py), in whole work items of every thread."""
+    from .kernels.batch.estimate import CHUNK
+
+    items = numba.get_num_threads() * (SEARCH_CHUNK if searching else CHUNK)
+    return blocks(n, first=items, cap=SEARCH_BLOCK if searching else BLOCK, multiple=items, progress=progress)
 
 
 def _label(what: str, plan: BidPlan) -> str:
@@ -300,14 +307,19 @@ def _auction_plan(hand, contracts, *, seat, dealer, auction, bidders, turned, mu
                        min_samples, models, weights, fixed, free, format_cards(mask))
 
 
-def _play_auction_plan(plan: AuctionPlan) -> tuple[pd.DataFrame, int, int]:
-    """``(frame, tried, accepted)``: the layouts consistent with the auction, screened and played."""
+def _play_auction_plan(plan: AuctionPlan, progress: Progress | None = None) -> tuple[pd.DataFrame, int, int]:
+    """``(frame, tried, accepted)``: the layouts consistent with the auction, screened and played
+    in blocks of about half a second; ``progress`` advances by ``plan.samples`` in all (the ones
+    not found with the last block)."""
     from . import conditional as cond
 
     ids, tried = cond.screen(plan.seed, plan.samples, plan.max_tries, plan.fixed, plan.free, plan.auction,
                              plan.rules, plan.models, plan.seat, plan.weights, plan.min_samples)
+    parts = _layout_blocks(len(ids), is_searching(plan.policies), progress)
     frame = cond.play_accepted(ids, plan.fixed, plan.free, plan.contracts, plan.seat, plan.auction, plan.multiplier,
-                               plan.rules, plan.seed, plan.policies, plan.worlds)
+                               plan.rules, plan.seed, plan.policies, plan.worlds, parts)
+    if progress is not None:
+        progress.advance(plan.samples - len(ids))
     return frame, tried, len(ids)
 
 
@@ -318,14 +330,14 @@ def _conditional(hand, contracts, *, threads, progress, **plan_arguments):
     threads = check_threads(threads)
     with numba_threads(threads), Progress(check_bool(progress, "progress"), "bid estimate", plan.samples,
                                           "layouts") as shown:
-        frame, tried, accepted = _play_auction_plan(plan)
-        shown.advance(plan.samples)
+        frame, tried, accepted = _play_auction_plan(plan, shown)
     return plan.rules, plan.contracts, plan.multiplier, frame, tried, plan.auction.text, accepted
 
 
-def _auction_table(plan: AuctionPlan, players, min_p_made: float) -> pd.DataFrame:
-    """The bid table of an auction-aware plan (:func:`bid_table` with ``auction``)."""
-    frame, tried, accepted = _play_auction_plan(plan)
+def _auction_table(plan: AuctionPlan, players, min_p_made: float, bar: Progress | None = None) -> pd.DataFrame:
+    """The bid table of an auction-aware plan (:func:`bid_table` with ``auction``), counting its
+    layouts on ``bar``."""
+    frame, tried, accepted = _play_auction_plan(plan, bar)
     return _table(frame, plan.rules, plan.contracts, plan.seat, accepted, min_p_made,
                   {"players": players, "hand": plan.hand, "auction": plan.auction.text, "tried": tried,
                    "acceptance": accepted / tried})
@@ -541,10 +553,7 @@ def _table_on_worker(plan, players, min_p_made: float, threads: int | None) -> p
 def _hand_table(plan, players, min_p_made: float, bar: Progress | None = None) -> pd.DataFrame:
     """One hand's table from its plan (:func:`_hand_plan`), counting its layouts on ``bar``."""
     if isinstance(plan, AuctionPlan):
-        table = _auction_table(plan, players, min_p_made)
-        if bar is not None:
-            bar.advance(plan.samples)
-        return table
+        return _auction_table(plan, players, min_p_made, bar)
     return _plan_table(plan, _play(plan, bar), min_p_made)
 
 

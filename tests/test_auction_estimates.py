@@ -138,6 +138,15 @@ def test_the_auction_estimate_is_reproducible_and_none_is_the_uniform_estimate()
     assert "consistent" in str(one) and "consistent" not in str(uniform)
 
 
+def test_a_searching_auction_estimate_is_the_same_for_any_threads_and_blocks():
+    kwargs = dict(seat=2, dealer=3, players="dd", samples=24, seed=8)
+    one = bs.estimate_bid(HAND, "S", auction="PH", threads=1, **kwargs)
+    two = bs.estimate_bid(HAND, "S", auction="PH", threads=2, progress=True, **kwargs)  # other blocks
+    assert one.frame.equals(two.frame) and one.accepted == 24
+    first = bs.estimate_bid(HAND, "S", auction="PH", threads=1, **{**kwargs, "samples": 5})
+    assert first.frame.equals(one.frame.iloc[:5])  # the first layouts whatever the blocks after them
+
+
 def test_a_finished_auction_is_estimated_for_its_declarer_and_multiplier():
     deals = bs.simulate(300, bidders="heuristic", players="hard", seed=4)
     row = deals[(deals["bidding_team"] >= 0) & (deals["auction"].str.len() > 4)].iloc[0]

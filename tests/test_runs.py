@@ -119,6 +119,8 @@ LONG_CALLS = {
     "estimate_bid": ("bs.estimate_bid(HAND, 'H', samples=8, players='pimc')",
                      "bs.estimate_bid(HAND, 'H', samples=10**6, players='pimc')"),
     "bid_table": ("bs.bid_table(HAND, samples=8)", "bs.bid_table(HAND, samples=10**7)"),
+    "estimate_bid auction": ("bs.estimate_bid(HAND, 'H', seat=2, dealer=3, auction='PC', samples=8)",
+                             "bs.estimate_bid(HAND, 'H', seat=2, dealer=3, auction='PC', samples=10**5)"),
     # a match is the smallest piece of work (some 20 deals): 5 layouts a pimc decision keep it short
     "simulate_matches": ("bs.simulate_matches(2, players='pimc', worlds=5)",
                          "bs.simulate_matches(10**6, players='pimc', worlds=5)"),

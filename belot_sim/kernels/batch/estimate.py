@@ -121,43 +121,48 @@ def auction_pack(seed, candidate, fixed_pack, free, work, pack):
     draw_pack(stream_start(seed, candidate, DEAL_STREAM), fixed_pack, free, work, pack)
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, parallel=True, nogil=True)
 def auction_rollout(seed, candidates, fixed_pack, free, contracts, declarer, dealer, multiplier, family, flags,
-                    policies, worlds, small_out, hands_out, points_out, auction_out, search):
+                    policies, worlds, small_out, hands_out, points_out, auction_out, n_workers, search):
     """Play the packs of ``candidates`` (accepted by :func:`screen_layouts`) once per contract, as
     :func:`estimate_rollout` plays its layouts: row ``i * len(contracts) + k`` is candidate
     ``candidates[i]`` under ``contracts[k]``, dealt to the seats as a deal with that dealer and
     declarer is (docs/rules.md §12.1), played with the candidate's own play and world streams.
-    ``auction_out`` uint32[AH_SIZE, rows] receives the auction-time cards."""
+    ``auction_out`` uint32[AH_SIZE, rows] receives the auction-time cards; ``n_workers`` and the
+    work items as in :func:`estimate_rollout` (which thread plays a candidate never changes it)."""
     n = len(candidates)
     k_contracts = len(contracts)
     chunk_size = SEARCH_CHUNK if search is not None else CHUNK
     n_chunks = (n + chunk_size - 1) // chunk_size
-    for chunk in prange(n_chunks):
+    counter = np.zeros(1, dtype=np.int64)
+    for _worker in prange(workers(n_workers, n_chunks)):  # each thread takes chunks as it becomes free (core/work.py)
         pack = np.empty(32, dtype=np.int64)
         work = np.empty(32, dtype=np.int64)
         hands5 = np.empty(4, dtype=np.int64)
         hands = np.empty(4, dtype=np.int64)
         played = np.empty(4, dtype=np.int64)
         belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds, search)
-        for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
-            layout = candidates[i]
-            auction_pack(seed, layout, fixed_pack, free, work, pack)
-            auction_hands(pack, dealer, hands5)
-            if family == 1:
-                classic_final_hands(pack, dealer, declarer, hands)
-            else:
-                hands_from_pack(pack, dealer, hands)
-            for k in range(k_contracts):
-                row = i * k_contracts + k
-                for s in range(4):
-                    played[s] = hands[s]
-                    hands_out[s, row] = hands[s]
-                store_auction(auction_out, row, hands5, pack, family)
-                if search is not None:
-                    start_deal(scratch, stream_start(seed, layout, WORLD_STREAM),
-                               pack[TURNED_CARD] if family == 1 else -1)
-                r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, flags, policies,
-                              stream_start(seed, layout, PLAY_STREAM), belot_open, view, False, no_record, no_record,
-                              ctx, tt, scratch, search)
-                store_result(small_out, points_out, row, dealer, contracts[k], declarer, multiplier, 0, r)
+        chunk = next_chunk(counter)
+        while chunk < n_chunks:
+            for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
+                layout = candidates[i]
+                auction_pack(seed, layout, fixed_pack, free, work, pack)
+                auction_hands(pack, dealer, hands5)
+                if family == 1:
+                    classic_final_hands(pack, dealer, declarer, hands)
+                else:
+                    hands_from_pack(pack, dealer, hands)
+                for k in range(k_contracts):
+                    row = i * k_contracts + k
+                    for s in range(4):
+                        played[s] = hands[s]
+                        hands_out[s, row] = hands[s]
+                    store_auction(auction_out, row, hands5, pack, family)
+                    if search is not None:
+                        start_deal(scratch, stream_start(seed, layout, WORLD_STREAM),
+                                   pack[TURNED_CARD] if family == 1 else -1)
+                    r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, flags, policies,
+                                  stream_start(seed, layout, PLAY_STREAM), belot_open, view, False, no_record,
+                                  no_record, ctx, tt, scratch, search)
+                    store_result(small_out, points_out, row, dealer, contracts[k], declarer, multiplier, 0, r)
+            chunk = next_chunk(counter)
