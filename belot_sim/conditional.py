@@ -245,7 +245,7 @@ def play_accepted(ids: np.ndarray, fixed: np.ndarray, free: np.ndarray, contract
     import numba
     import pandas as pd
 
-    from .frames import auction_columns, categorize, deal_columns
+    from .frames import auction_columns, categorize, deal_columns, join_arrays
     from .kernels.batch.estimate import auction_rollout
     from .kernels.core.layouts import AH_SIZE, D_DECLARER, D_SIZE, P_SIZE
     from .kernels.core.options import flags_of
@@ -263,8 +263,7 @@ def play_accepted(ids: np.ndarray, fixed: np.ndarray, free: np.ndarray, contract
                         multiplier, int(rules.is_classic), flags_of(rules), policies, worlds, *block,
                         numba.get_num_threads(), search)
         blocks.append(block)
-    small, hands, points, cards = (np.concatenate([b[k] for b in blocks], axis=1) if len(blocks) > 1
-                                   else blocks[0][k] for k in range(4))
+    small, hands, points, cards = join_arrays(blocks)
     sample = np.repeat(np.arange(len(ids), dtype=np.int64), len(contracts))
     columns = deal_columns(sample, small, hands, points)
     columns = {"sample": columns.pop("deal_id"), "layout": np.repeat(ids, len(contracts)), **columns}

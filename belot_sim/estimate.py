@@ -31,7 +31,7 @@ import pandas as pd
 from .cards import format_cards, popcount, to_mask
 from .checks import check_bool, check_int, check_probability, check_threads, numba_threads
 from .compiling import announce
-from .frames import categorize, deal_columns
+from .frames import categorize, deal_columns, join_arrays
 from .kernels.batch.rollout import SEARCH_CHUNK
 from .kernels.core.layouts import D_SIZE, P_SIZE
 from .kernels.core.options import flags_of
@@ -199,8 +199,7 @@ def _play(plan: BidPlan, progress: Progress | None = None) -> pd.DataFrame:
                              plan.multiplier, plan.turned_card, int(rules.is_classic), flags, plan.policies,
                              plan.worlds, *part, numba.get_num_threads(), search)
         parts.append(part)
-    small, hands, points = (np.concatenate([p[k] for p in parts], axis=1) if len(parts) > 1 else parts[0][k]
-                            for k in range(3))
+    small, hands, points = join_arrays(parts)
     sample = np.repeat(np.arange(plan.samples, dtype=np.int64), len(contracts))
     frame = pd.DataFrame(deal_columns(sample, small, hands, points)).rename(columns={"deal_id": "sample"})
     categorize(frame)

@@ -134,6 +134,12 @@ def call_frame(deal_id, codes, n_calls, dealer) -> pd.DataFrame:
     })
 
 
+def join_arrays(blocks: list) -> list[np.ndarray]:
+    """Array ``k`` of every block (a tuple of kernel outputs, one column per row), joined along the
+    rows, for every ``k``."""
+    return [np.concatenate(parts, axis=1) if len(parts) > 1 else parts[0] for parts in zip(*blocks)]
+
+
 def join_blocks(blocks: list, wanted: Iterable[int]) -> list[pd.DataFrame]:
     """Frame ``k`` of every block, concatenated, for each ``k`` in ``wanted``."""
     return [pd.concat(parts, ignore_index=True) if len(parts) > 1 else parts[0]
