@@ -4,6 +4,11 @@ the times.
     python benchmarks/compare_simulate.py 6f5fb94                       # random play, 2 M deals x 5
     python benchmarks/compare_simulate.py 6f5fb94 --players hard --n 500000 --threads 1
     python benchmarks/compare_simulate.py 6f5fb94 --players pimc --n 24
+    python benchmarks/compare_simulate.py 537f22b --estimate --players dd --n 300
+
+``--estimate`` times the auction-aware ``estimate_bid`` of ``benchmarks/bidding.py`` instead (``JH 9H
+AH KS 7C``, hearts by seat 2 after the auction ``"PC"``, dealer 3, heuristic bidders; ``--n``
+accepted layouts, played by ``--players``).
 
 Both packages are loaded side by side (``benchmarks/baseline.py``) and called alternately
 (``--rounds`` times each, which goes first alternating), after a warm-up; the frames must be
@@ -13,6 +18,7 @@ equal.  Reported: the best and the total time of each, and current / baseline.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import time
@@ -27,6 +33,22 @@ from baseline import load_baseline  # noqa: E402
 from report import Tee, environment, record  # noqa: E402
 
 
+HAND = "JH 9H AH KS 7C"
+
+
+def _estimate(package):
+    """``package``'s auction-aware estimate of ``--estimate``, called as ``fn(n, **kwargs)``."""
+    return lambda n, **kwargs: package.estimate_bid(HAND, "H", seat=2, dealer=3, auction="PC", samples=n, **kwargs)
+
+
+def _check_estimates(a, b):
+    """Equal estimates: every field and the rows of their layouts (the two packages' classes differ, so
+    ``==`` would not do)."""
+    names = [f.name for f in dataclasses.fields(a) if f.compare]
+    assert [getattr(a, n) for n in names] == [getattr(b, n) for n in names], (a, b)
+    pd.testing.assert_frame_equal(a.frame, b.frame)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("base", help="the commit to compare with (e.g. 6f5fb94)")
@@ -35,13 +57,23 @@ def main(argv=None) -> int:
     parser.add_argument("--contract", default="random", help="contract (default random per deal)")
     parser.add_argument("--threads", type=int, default=None, help="Numba threads (default all)")
     parser.add_argument("--rounds", type=int, default=5, help="timed calls of each package (default 5)")
+    parser.add_argument("--estimate", action="store_true",
+                        help="time the auction-aware estimate_bid of benchmarks/bidding.py instead")
     parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")
     args = parser.parse_args(argv)
     out = Tee()
     out(environment())
     old = load_baseline(args.base)
-    kwargs = dict(players=args.players, contract=args.contract, threads=args.threads, seed=7)
-    runs = {"current": bs.simulate, args.base: old.simulate}
+    if args.estimate:
+        kwargs = dict(players=args.players, threads=args.threads, seed=7)
+        runs = {"current": _estimate(bs), args.base: _estimate(old)}
+        call = f"estimate_bid({HAND!r}, 'H', seat=2, dealer=3, auction='PC', samples={args.n:,}"
+        check = _check_estimates
+    else:
+        kwargs = dict(players=args.players, contract=args.contract, threads=args.threads, seed=7)
+        runs = {"current": bs.simulate, args.base: old.simulate}
+        call = f"simulate({args.n:,}, contract={args.contract!r}"
+        check = pd.testing.assert_frame_equal
     for fn in runs.values():
         fn(min(args.n, 1000), **kwargs)  # compile / load the caches
     times = {name: [] for name in runs}
@@ -52,9 +84,9 @@ def main(argv=None) -> int:
             t0 = time.perf_counter()
             frames[name] = runs[name](args.n, **kwargs)
             times[name].append(time.perf_counter() - t0)
-        pd.testing.assert_frame_equal(frames["current"], frames[args.base])
-    out(f"simulate({args.n:,}, players={args.players!r}, contract={args.contract!r}, threads={args.threads}), "
-        f"{args.rounds} alternating calls each, one process; frames identical")
+        check(frames["current"], frames[args.base])
+    out(f"{call}, players={args.players!r}, threads={args.threads}), {args.rounds} alternating calls each, "
+        f"one process; results identical")
     out(f"{'code':>12} {'best s':>9} {'total s':>9} {'deals/s (best)':>15}")
     for name, ts in times.items():
         out(f"{name:>12} {min(ts):>9.3f} {sum(ts):>9.3f} {args.n / min(ts):>15,.0f}")
