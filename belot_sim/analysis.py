@@ -27,6 +27,8 @@ MAX_WORLDS = 100_000
 
 
 def _players(players) -> tuple[str, ...]:
+    if not isinstance(players, (str, list, tuple)):
+        raise TypeError(f"players must be a player name or a list of them, got {players!r}")
     names = (players,) if isinstance(players, str) else tuple(players)
     for name in names:
         if not isinstance(name, str) or name.lower() not in PLAYERS:

@@ -68,7 +68,14 @@ def parse_cards(text: str | Iterable[str]) -> int:
 
     Raises ``ValueError`` on unknown cards or a card given twice.
     """
-    tokens = text.replace(",", " ").split() if isinstance(text, str) else list(text)
+    if isinstance(text, str):
+        tokens = text.replace(",", " ").split()
+    else:
+        try:
+            tokens = list(text)
+        except TypeError:
+            raise TypeError(f"cards must be a text such as 'JH 9H' or a list of card texts, got "
+                            f"{type(text).__name__} {text!r}") from None
     mask = 0
     for token in tokens:
         card = parse_card(token)

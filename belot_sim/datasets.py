@@ -126,10 +126,11 @@ def read_parquet(path, columns=None, filters=None, *, frame: str | None = None, 
     frame = manifest.frames[0] if frame is None else frame
     if frame not in manifest.frames:
         raise ValueError(f"frame must be one of {manifest.frames} for {store.path}, got {frame!r}")
-    if columns is not None and (isinstance(columns, str) or not all(isinstance(c, str) for c in columns)):
+    if columns is not None and (not isinstance(columns, (list, tuple)) or not all(isinstance(c, str) for c in columns)):
         raise TypeError(f"columns must be a list of column names, got {columns!r}")
+    partial = check_bool(partial, "partial")
     missing = manifest.missing()
-    if missing and not check_bool(partial, "partial"):
+    if missing and not partial:
         raise ValueError(f"{store.path} is unfinished: {len(missing)} of {manifest.n_parts} parts missing (first: "
                          f"{missing[0]}); complete it with resume=True, or read the finished parts with partial=True")
     import pyarrow.parquet as pq
@@ -137,20 +138,39 @@ def read_parquet(path, columns=None, filters=None, *, frame: str | None = None, 
     files = [store.join(frame, part_name(k)) for k in sorted(manifest.parts)]
     if not files:
         raise ValueError(f"{store.path} has no finished part yet")
-    schema = pq.read_schema(files[0], filesystem=store.fs)
+    try:
+        schema = pq.read_schema(files[0], filesystem=store.fs)
+    except (OSError, ValueError) as error:
+        raise _read_error(store, files, None, error) from None
     if columns is not None:
         unknown = [c for c in columns if c not in schema.names]
         if unknown:
             raise ValueError(f"unknown column(s) {unknown} in {frame}: the columns are {schema.names}")
     try:
         table = pq.read_table(files, filesystem=store.fs, columns=columns, filters=filters)
-    except (ValueError, TypeError, KeyError) as error:
-        raise ValueError(f"bad filters {filters!r}: {error}") from None
+    except (ValueError, TypeError, KeyError, NotImplementedError, OSError) as error:
+        raise _read_error(store, files, filters, error) from None
     out = table.to_pandas()
     for name, dtype in _DTYPES.items():
         if name in out.columns and out[name].dtype != dtype:
             out[name] = out[name].astype(dtype)
     return out
+
+
+def _read_error(store: Store, files: list[str], filters, error: Exception) -> Exception:
+    """What made a read fail: a part that cannot be read (deleted or damaged since it was written), else
+    the filters (pyarrow's own message), else the error itself."""
+    import pyarrow.parquet as pq
+
+    for name in files:
+        try:
+            pq.read_metadata(name, filesystem=store.fs)
+        except (OSError, ValueError) as part_error:
+            return ValueError(f"{store.path} is damaged: its part {name} cannot be read ({part_error}); "
+                              f"writing it again with resume=True recomputes every unreadable part")
+    if filters is not None:
+        return ValueError(f"bad filters {filters!r}: {error}")
+    return error
 
 
 # --- writing -------------------------------------------------------------------------------------

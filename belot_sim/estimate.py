@@ -37,7 +37,8 @@ from .kernels.core.layouts import D_SIZE, P_SIZE
 from .kernels.core.options import flags_of
 from .kernels.core.scoring import HANGING, INSIDE, MADE
 from .progress import Progress
-from .registry import is_searching, policy_codes
+from .options import bidder_params
+from .registry import bidder_codes, is_searching, policy_codes
 from .rules import Contract, Rules
 from .runs import blocks
 from .scoring import check_multiplier
@@ -173,7 +174,7 @@ def _bid_plan(hand, contracts, *, seat, dealer, known, multiplier, samples, play
     fixed_dealer = -1 if dealer is None else check_int(dealer, "dealer", 0, 3)
     fixed = _fixed_cards(hand, seat, known)
     chosen = tuple(_contract_list(contracts, rules))
-    check_multiplier(multiplier, rules)
+    multiplier = check_multiplier(multiplier, rules)
     samples, seed, worlds, policies = _run_options(samples, seed, worlds, players)
     return BidPlan(rules, format_cards(to_mask(hand, "hand")), seat, fixed_dealer, fixed, chosen, multiplier,
                    samples, seed, worlds, policies, players, turned_card)
@@ -294,7 +295,7 @@ def _auction_plan(hand, contracts, *, seat, dealer, auction, bidders, turned, mu
     chosen = cond.legal_contracts(checked) if contracts is None else _contract_list(contracts, rules)
     for contract in chosen:
         multiplier_played = cond.check_position(checked, contract, seat, multiplier)
-    check_multiplier(multiplier_played, rules)
+    multiplier_played = check_multiplier(multiplier_played, rules)
     samples, seed, worlds, policies = _run_options(samples, seed, worlds, players)
     max_tries = max(10**6, 1000 * samples) if max_tries is None else check_int(max_tries, "max_tries", 1, 2**62)
     min_samples = samples if min_samples is None else check_int(min_samples, "min_samples", 1, samples)
@@ -379,10 +380,12 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
     rules, seed, threads, worlds : as :func:`belot_sim.simulate` (layout ``i`` depends only on
         ``(seed, i)``; with an auction, candidate ``i`` does, and the accepted ones are kept in order).
     method : ``"sample"`` (play sampled layouts) or ``"atlas"`` (the shipped bid atlas: ``hard``
-        play, no auction, bulgarian rules; instant; the four positions pooled when ``dealer`` is None).
+        play, no auction, undoubled, bulgarian rules; instant; the four positions pooled when ``dealer``
+        is None).
     max_tries : candidate layouts screened at most with an auction (default ``max(10**6, 1000 *
         samples)``); fewer than ``min_samples`` (default ``samples``) consistent ones by then raise a
-        ValueError, more are the estimate (``samples``/``accepted`` then say how many).
+        ValueError, more are the estimate (``samples``/``accepted`` then say how many).  Both are
+        refused without an auction.
     progress : show a progress bar on stderr (a dd or pimc estimate of 1000 layouts takes seconds
         to minutes; Ctrl-C stops it within about a second).
 
@@ -393,11 +396,11 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
     seat = check_int(seat, "seat", 0, 3)
     if method not in ("sample", "atlas"):
         raise ValueError(f"method must be 'sample' or 'atlas', got {method!r}")
+    if auction is None:
+        _check_unread_model(bidders, bidder_options, max_tries, min_samples, rules)
     if method == "atlas":
-        if auction is not None or known is not None or turned is not None:
-            raise ValueError('method="atlas" answers for a hand with no auction and nothing else known')
-        if players not in (None, "hard"):
-            raise ValueError(f'the bid atlas was computed with hard play; players={players!r} needs method="sample"')
+        _check_atlas_arguments(auction, known, turned, players, multiplier, samples, seed, worlds, threads, progress,
+                               rules)
         return _atlas_estimate(hand, rules.check_contract(contract), seat,
                                None if dealer is None else check_int(dealer, "dealer", 0, 3), rules)
     players = "dd" if players is None else players
@@ -419,6 +422,30 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
                                           samples, "layouts") as bar:
         frame = _play(plan, bar)
     return _summary(frame, plan.contracts[0], plan.seat, plan.samples)
+
+
+def _check_unread_model(bidders, bidder_options, max_tries, min_samples, rules: Rules) -> None:
+    """Without an auction no call is read: the model's names and options are still checked, and the
+    screen's limits refused (they would be silently ignored)."""
+    _ = bidder_params(rules, bidder_options, bidder_codes(bidders))
+    for name, value in (("max_tries", max_tries), ("min_samples", min_samples)):
+        if value is not None:
+            raise ValueError(f"{name}= limits the screen of layouts against an auction: give it with auction=")
+
+
+def _check_atlas_arguments(auction, known, turned, players, multiplier, samples, seed, worlds, threads, progress,
+                           rules: Rules) -> None:
+    """``method="atlas"`` answers for undoubled deals of a 5-card hand with nothing else known, played by
+    ``hard``: other values of those arguments are refused; the rest are checked as for sampling."""
+    if auction is not None or known is not None or turned is not None:
+        raise ValueError('method="atlas" answers for a hand with no auction and nothing else known')
+    if players not in (None, "hard"):
+        raise ValueError(f'the bid atlas was computed with hard play; players={players!r} needs method="sample"')
+    if multiplier is not None and check_multiplier(multiplier, rules) != 1:
+        raise ValueError(f'the bid atlas scores undoubled deals; multiplier={multiplier!r} needs method="sample"')
+    _run_options(samples, seed, worlds, "hard")
+    check_threads(threads)
+    check_bool(progress, "progress")
 
 
 def _with_turned(known, turned, seat: int, rules: Rules, hand) -> tuple[object, int]:
@@ -530,6 +557,7 @@ def _table_plan(hand, o: dict):
                              bidders=o["bidders"], turned=o["turned"], multiplier=None, samples=o["samples"],
                              players=o["players"], rules=Rules.coerce(o["rules"]), seed=o["seed"], worlds=o["worlds"],
                              max_tries=o["max_tries"], min_samples=None, bidder_options=o["bidder_options"])
+    _check_unread_model(o["bidders"], o["bidder_options"], o["max_tries"], None, Rules.coerce(o["rules"]))
     known, turned_card = _with_turned(o["known"], o["turned"], seat, Rules.coerce(o["rules"]), hand)
     return _bid_plan(hand, o["contracts"], seat=seat, dealer=o["dealer"], known=known, multiplier=1,
                      samples=o["samples"], players=o["players"], rules=o["rules"], seed=o["seed"], worlds=o["worlds"],

@@ -18,16 +18,25 @@ def write_csv_atomically(frame: pd.DataFrame, path: str | os.PathLike, **to_csv_
     if not folder.is_dir():
         raise FileNotFoundError(f"cannot write {path}: the folder {folder} does not exist")
     tmp = folder / f".{path.name}.{secrets.token_hex(6)}.tmp"
-    # os.open with mode 0o666, not tempfile.mkstemp (always 0o600): the umask decides, as for any file
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
-        with os.fdopen(fd, "w", newline="") as handle:
-            frame.to_csv(handle, **to_csv_kwargs)
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+        # os.open with mode 0o666, not tempfile.mkstemp (always 0o600): the umask decides, as for any file
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
+        try:
+            with os.fdopen(fd, "w", newline="") as handle:
+                frame.to_csv(handle, **to_csv_kwargs)
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        raise _named(error, path) from error
     return path
+
+
+def _named(error: OSError, path: Path) -> OSError:
+    """``error`` naming the file the user asked for, not the temporary file it failed on."""
+    reason = os.strerror(error.errno) if error.errno else "the file could not be created"
+    return type(error)(error.errno, f"cannot write {path}: {reason}")
 
 
 def write_parquet_atomically(frame: pd.DataFrame, path: str | os.PathLike) -> Path:
@@ -41,9 +50,12 @@ def write_parquet_atomically(frame: pd.DataFrame, path: str | os.PathLike) -> Pa
         raise FileNotFoundError(f"cannot write {path}: the folder {path.parent} does not exist")
     tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
     try:
-        pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp, compression="lz4")
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+        try:
+            pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp, compression="lz4")
+            os.replace(tmp, path)
+        except BaseException:
+            tmp.unlink(missing_ok=True)
+            raise
+    except OSError as error:
+        raise _named(error, path) from error
     return path

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from .checks import check_bool
 from .matches import DEFAULT_MAX_DEALS, simulate_matches
 from .registry import BIDDERS, PLAYERS
 from .rules import CONTRACT_CODES, Rules
@@ -32,7 +33,10 @@ def check_team(team, name: str) -> tuple[str, str]:
         team = parts
     if not isinstance(team, (tuple, list)) or len(team) != 2:
         raise ValueError(f"team {name} must be a (bidder, player) pair such as ('mc', 'hard'), got {team!r}")
-    bidder, player = (str(x).strip().lower() if isinstance(x, str) else x for x in team)
+    if not all(isinstance(x, str) for x in team):
+        raise TypeError(f"team {name} must be a pair of names (one bidder and one player for both of its seats), "
+                        f"got {team!r}")
+    bidder, player = (x.strip().lower() for x in team)
     if bidder not in BIDDERS:
         raise ValueError(f"team {name}: unknown bidder {bidder!r}: available bidders are {sorted(BIDDERS)}")
     if player not in PLAYERS:
@@ -62,6 +66,7 @@ def match_tournament(a, b, n: int, *, rules: Rules | str = "bulgarian", seed: in
     score_b``, then ``edge``.
     """
     team_a, team_b = check_team(a, "a"), check_team(b, "b")
+    per_deal = check_bool(per_deal, "per_deal")
     common = dict(rules=rules, seed=seed, start=start, threads=threads, worlds=worlds, bidder_options=bidder_options,
                   max_deals=max_deals, progress=progress)
     def seats(x, y):

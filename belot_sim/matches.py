@@ -92,15 +92,16 @@ def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="rando
     start = check_int(start, "start", 0, MAX_MATCH_ID + 1 - n)
     threads = check_threads(threads)
     progress = check_bool(progress, "progress")
+    partition_size = check_int(partition_size, "partition_size", 1, MAX_MATCH_ID + 1)  # also without a client
     with Progress(progress, "simulate_matches", n, "matches") as bar:
         if client is None:
             with numba_threads(threads):
                 return tuple(run_matches(plan, start, n, bar))
-        from .cluster import check_client, check_partition_size, partitions, run_partitions
+        from .cluster import check_client, partitions, run_partitions
 
         client = check_client(client, "simulate_matches")
         tasks = [(plan, start + offset, size, threads)
-                 for offset, size in partitions(n, check_partition_size(partition_size))]
+                 for offset, size in partitions(n, partition_size)]
         parts = run_partitions(client, _matches_on_worker, tasks, progress=bar, weights=[t[2] for t in tasks])
     return tuple(join_blocks(parts, range(len(parts[0]))))
 

@@ -179,12 +179,16 @@ def parse_cards_field(key: str, value: str, allow_unknown: bool = False) -> tupl
 def parse_play(value: str) -> tuple:
     tokens = value.replace("|", " | ").split()
     count = 0
+    previous = None
     for token in tokens:
         if token == "|":
             if count % 4:
                 raise _error("play", f"a '|' after card {count} does not end a trick (every 4 cards)")
+            if previous in (None, "|"):
+                raise _error("play", f"an empty trick: a '|' {'opens the field' if previous is None else 'after a |'}")
         else:
             count += 1
+        previous = token
     plays = parse_cards_field("play", value)
     if len(set(plays)) != len(plays):
         raise _error("play", "a card is played twice")

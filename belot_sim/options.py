@@ -29,6 +29,7 @@ BIDDER_OPTIONS = {
     **{s.name.lower(): (BIDDER_WEIGHTS, s) for s in BIDDER_WEIGHTS.slots},
 }
 _PROBABILITIES = ("pass_prob",)
+_NON_NEGATIVE = ("mc_z",)
 #: Integer options and their largest value.
 _COUNTS = {"mc_samples": 100_000, "mc_tries": 100_000}
 
@@ -41,6 +42,10 @@ def _option_value(name: str, value):
         return POLICY_CODES[value.lower()]
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"bidder option {name} must be a number, got {value!r}")
+    if not np.isfinite(value):
+        raise ValueError(f"bidder option {name} must be a finite number, got {value!r}")
+    if name in _NON_NEGATIVE and value < 0:
+        raise ValueError(f"{name} is a number of standard errors, at least 0, got {value!r}")
     if name in _COUNTS and not (1 <= value <= _COUNTS[name] and float(value).is_integer()):
         raise ValueError(f"{name} must be an integer in 1..{_COUNTS[name]}, got {value!r}")
     if name in _PROBABILITIES and not 0 <= value <= 1:

@@ -15,6 +15,9 @@ import numpy as np
 from .cards import SUIT_MASKS
 
 FAMILIES = ("bulgarian", "classic")
+#: The largest ``match_target``: the match kernels keep scores in int64 and a match of this many
+#: points already lasts thousands of deals.
+MAX_MATCH_TARGET = 1_000_000
 UNDERTRUMP_OPTIONS = ("free", "required")
 DECLARATION_CONTESTS = ("by_category", "single")
 
@@ -160,6 +163,8 @@ class Rules:
             raise ValueError(f"unknown declaration_contest {self.declaration_contest!r}: expected one of "
                              f"{DECLARATION_CONTESTS}")
         for name in ("at_overtake_partner", "declarations", "all_no_trumps", "trailing_point"):
+            if isinstance(getattr(self, name), np.bool_):  # numpy's True/False mean the same
+                object.__setattr__(self, name, bool(getattr(self, name)))
             if not isinstance(getattr(self, name), bool):
                 raise TypeError(f"rule option {name} must be True or False, got {getattr(self, name)!r}")
         if self.family == "bulgarian" and not self.all_no_trumps:
@@ -170,8 +175,10 @@ class Rules:
         if self.family == "classic" and self.trailing_point:
             raise ValueError("trailing_point applies to the bulgarian family: classic scores are not rounded")
         target = self.match_target
-        if isinstance(target, bool) or not isinstance(target, int) or target <= 0:
-            raise ValueError(f"match_target must be a positive integer, got {target!r}")
+        if isinstance(target, (bool, np.bool_)) or not isinstance(target, (int, np.integer)) or not (
+                0 < target <= MAX_MATCH_TARGET):
+            raise ValueError(f"match_target must be an integer from 1 to {MAX_MATCH_TARGET:,}, got {target!r}")
+        object.__setattr__(self, "match_target", int(target))
 
     @classmethod
     def preset(cls, name: str) -> "Rules":

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import numpy as np
+
 from .rules import BULGARIAN, VALAT_BONUS, Contract, Rules
 
 OUTCOMES = ("made", "hanging", "inside", "void")
@@ -73,10 +75,11 @@ def round_pair(points: int, other: int, contract: Contract | str) -> int:
 def check_multiplier(multiplier, rules: Rules) -> int:
     """1, 2 (doubled) or 4 (redoubled); classic has no doubling."""
     allowed = (1,) if rules.is_classic else MULTIPLIERS
-    if isinstance(multiplier, bool) or not isinstance(multiplier, int) or multiplier not in allowed:
+    if isinstance(multiplier, (bool, np.bool_)) or not isinstance(multiplier, (int, np.integer)) or (
+            multiplier not in allowed):
         text = "1 (classic has no doubling)" if rules.is_classic else "1, 2 (doubled) or 4 (redoubled)"
         raise ValueError(f"multiplier must be {text}, got {multiplier!r}")
-    return multiplier
+    return int(multiplier)
 
 
 def _check_raw(bidding_raw: int, defenders_raw: int) -> None:
@@ -103,15 +106,33 @@ def score_deal(
     round to 0 get 1 match point from the bidders.  Classic (§8): raw totals include trick points
     (capot: 252), declarations and belote; the keywords ``belot=(bidding, defenders)``,
     ``declared=(bidding, defenders)`` and ``capot`` ("bidding", "defenders" or None) give what an
-    inside or litige deal needs.
+    inside or litige deal needs (checked in both families; bulgarian scores do not read them: its raw
+    totals hold them already).
     """
     rules = Rules.coerce(rules)
     contract = Contract.coerce(contract)
     _check_raw(bidding_raw, defenders_raw)
-    check_multiplier(multiplier, rules)
+    multiplier = check_multiplier(multiplier, rules)
+    belot, declared = _check_extras(belot, declared, capot)
     if rules.is_classic:
         return _score_classic(bidding_raw, defenders_raw, belot, declared, capot)
     return _score_bulgarian(contract, bidding_raw, defenders_raw, multiplier, rules.trailing_point)
+
+
+def _check_extras(belot, declared, capot) -> tuple[tuple[int, int], tuple[int, int]]:
+    """``belot`` and ``declared`` as pairs of non-negative integers (belots are 20 points each) and
+    ``capot`` one of its three values; a clear error names a bad one."""
+    pairs = []
+    for name, pair in (("belot", belot), ("declared", declared)):
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2 or any(
+                isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 0 for v in pair):
+            raise ValueError(f"{name} must be a pair (bidding, defenders) of non-negative integers, got {pair!r}")
+        pairs.append((int(pair[0]), int(pair[1])))
+    if any(v % 20 for v in pairs[0]):
+        raise ValueError(f"belot points come in 20s, got {belot!r}")
+    if capot not in (None, "bidding", "defenders"):
+        raise ValueError(f"capot must be None, 'bidding' or 'defenders', got {capot!r}")
+    return pairs[0], pairs[1]
 
 
 def _score_bulgarian(contract: Contract, bidding: int, defenders: int, multiplier: int,
@@ -142,8 +163,6 @@ def _score_bulgarian(contract: Contract, bidding: int, defenders: int, multiplie
 
 def _score_classic(bidding: int, defenders: int, belot: tuple[int, int], declared: tuple[int, int],
                    capot: str | None) -> DealScore:
-    if capot not in (None, "bidding", "defenders"):
-        raise ValueError(f"capot must be None, 'bidding' or 'defenders', got {capot!r}")
     belot_b, belot_d = belot
     if bidding > defenders:
         return DealScore("made", bidding, defenders, 0)

@@ -115,9 +115,11 @@ def plan_deals(*, rules, contract, declarer, players, bidders, seed, plays, mult
     calls = check_bool(calls, "calls")
     if calls and not auction:
         raise ValueError("calls=True needs bidders= (there is no auction without bidders)")
+    if bidder_options and not auction:
+        raise ValueError("bidder_options= tunes the bidders: give bidders= too (there is no auction without bidders)")
     contracts, random_contract = contract_plan(contract, rules)
     fixed_declarer = -1 if declarer is None else check_int(declarer, "declarer", 0, 3)
-    check_multiplier(multiplier, rules)
+    multiplier = check_multiplier(multiplier, rules)
     policies = np.array(policy_codes(players), dtype=np.int64)
     worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
     plays = check_bool(plays, "plays")

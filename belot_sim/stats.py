@@ -18,6 +18,8 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     """
     if n <= 0:
         return (math.nan, math.nan)
+    if not 0 <= successes <= n:
+        raise ValueError(f"successes must be between 0 and n={n}, got {successes}")
     p = successes / n
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator

@@ -32,6 +32,8 @@ class Store:
     def __init__(self, path):
         if not isinstance(path, (str, os.PathLike)):
             raise TypeError(f"path must be a folder path or a URL, got {type(path).__name__}")
+        if not os.fspath(path):  # Path("") would be the current folder
+            raise ValueError("path is empty: give a folder path or a URL")
         self.path = str(path) if is_url(path) else str(Path(path).expanduser().absolute())
         self.fs, self.root = _filesystem(self.path)
 

@@ -44,13 +44,14 @@ def tournament(a: str, b: str, n: int, *, rules="bulgarian", contract=None, decl
     start = check_int(start, "start", 0, 2**62 - n)
     threads = check_threads(threads)
     progress = check_bool(progress, "progress")
+    partition_size = check_int(partition_size, "partition_size", 1, MAX_DEALS)  # also without a client
     with Progress(progress, "tournament", n, "duplicate deals") as bar:
         if client is not None:
-            from .cluster import check_client, check_partition_size, partitions, run_partitions
+            from .cluster import check_client, partitions, run_partitions
 
             client = check_client(client, "tournament")
             tasks = [(first, second, start + offset, size, threads)
-                     for offset, size in partitions(n, check_partition_size(partition_size))]
+                     for offset, size in partitions(n, partition_size)]
             parts = run_partitions(client, _edges_on_worker, tasks, progress=bar, weights=[t[3] for t in tasks])
         else:
             with numba_threads(threads):

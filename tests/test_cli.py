@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 import belot_sim as bs
+import belot_sim.simulation as simulation
 from belot_sim.cli import SUBCOMMANDS, build_parser, main
 from belot_sim.cli.common import FAILED, USAGE
 from helpers import assert_same_frames
@@ -106,6 +107,11 @@ USAGE_ERRORS = [
     ["bid", "JH 9H", "--players", "hard"],
     ["bid", "JH 9H AH KS 7C", "--known", "nonsense"],
     ["warmup", "everything"],
+    ["simulate", "--out", ""],
+    ["simulate", "--out", "a_folder", "--overwrite"],
+    ["simulate", "--rule", "match_target=" + "1" * 31],
+    ["bid", "JH 9H AH KS 7C", "--csv", "no_such_folder/table.csv"],
+    ["tournament", "hard", "normal", "--csv", "no_such_folder/table.csv"],
 ]
 
 
@@ -127,6 +133,46 @@ def test_a_missing_output_folder_is_a_usage_error_and_a_failed_write_a_run_failu
     monkeypatch.setattr(io, "write_csv_atomically", disk_full)
     code, _, err = run(["simulate", "-n", 10, "--out", tmp_path / "x.csv", "--no-progress"], capsys)
     assert code == FAILED and "No space left" in err
+
+
+def test_output_files_are_checked_before_the_run_and_never_silently_replaced(tmp_path, capsys, monkeypatch):
+    def no_work(*args, **kwargs):
+        raise AssertionError("the run started before its output was checked")
+
+    out = tmp_path / "deals.csv"
+    out.write_text("mine")
+    monkeypatch.setattr(simulation, "run_deals", no_work)
+    code, _, err = run(["simulate", "-n", 10, "--out", out, "--no-progress"], capsys)
+    assert code == USAGE and "already exists" in err and "--overwrite" in err and out.read_text() == "mine"
+    sibling = tmp_path / "run.plays.csv"  # a file --plays writes beside --out, never named by the user
+    sibling.write_text("mine too")
+    code, _, err = run(["simulate", "-n", 10, "--out", tmp_path / "run.csv", "--plays", "--no-progress"], capsys)
+    assert code == USAGE and str(sibling) in err and sibling.read_text() == "mine too"
+    monkeypatch.undo()
+    code, _, err = run(["simulate", "-n", 10, "--out", out, "--overwrite", "--no-progress"], capsys)
+    assert code == 0, err
+    assert len(pd.read_csv(out)) == 10
+    table = tmp_path / "table.csv"
+    table.write_text("mine")
+    for argv in (["bid", "JH 9H AH KS 7C", "--players", "hard", "--samples", 10], ["tournament", "easy", "random"]):
+        code, text, err = run([*argv, "-n", 10, "--csv", table] if argv[0] == "tournament" else [*argv, "--csv", table],
+                              capsys)
+        assert code == USAGE and "already exists" in err and text == "" and table.read_text() == "mine"
+
+
+def test_a_failed_write_names_the_file_asked_for_not_its_temporary(tmp_path, monkeypatch):
+    import belot_sim.io as io
+
+    def refused(*args, **kwargs):
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(io.os, "replace", refused)
+    frame = pd.DataFrame({"a": [1]})
+    for write, name in ((io.write_csv_atomically, "x.csv"), (io.write_parquet_atomically, "x.parquet")):
+        with pytest.raises(PermissionError) as error:
+            write(frame, tmp_path / name)
+        assert str(error.value) == f"[Errno 13] cannot write {tmp_path / name}: Permission denied"
+    assert list(tmp_path.iterdir()) == []  # no temporary file left
 
 
 def test_contract_and_player_names_in_any_case(capsys):

@@ -101,6 +101,25 @@ def test_read_parquet_columns_filters_and_dtypes(tmp_path):
         bs.read_parquet(tmp_path)
 
 
+def test_reading_a_damaged_dataset_names_the_part_and_the_cure(tmp_path):
+    path = bs.simulate_to_parquet(tmp_path / "run", 3000, partition_size=1000, seed=2)
+    with pytest.raises(ValueError, match="bad filters"):
+        bs.read_parquet(path, filters=[("contract", "==", 3)])  # a category compared with a number
+    with pytest.raises(TypeError, match="columns must be a list"):
+        bs.read_parquet(path, columns=5)
+    with pytest.raises(TypeError, match="partial"):
+        bs.read_parquet(path, partial="yes")
+    (tmp_path / "run" / "deals" / datasets.part_name(2)).write_bytes(b"not parquet")
+    for kwargs in ({}, {"partial": True}, {"filters": [("deal_id", ">=", 0)]}):
+        with pytest.raises(ValueError, match=rf"damaged: its part .*{datasets.part_name(2)}.*resume=True"):
+            bs.read_parquet(path, **kwargs)
+    (tmp_path / "run" / "deals" / datasets.part_name(0)).unlink()
+    with pytest.raises(ValueError, match=rf"damaged: its part .*{datasets.part_name(0)}"):
+        bs.read_parquet(path)
+    bs.simulate_to_parquet(path, 3000, partition_size=1000, seed=2, resume=True)
+    pd.testing.assert_frame_equal(bs.read_parquet(path), bs.simulate(3000, seed=2))
+
+
 def test_plain_pyarrow_pandas_duckdb_and_dask_read_the_folders(tmp_path):
     import dask.dataframe as dd
     import duckdb

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from .common import (UsageError, add_rules, add_run_options, players_value, positive_int, progress_of, rules_of, seat,
-                     write_csv)
+from .common import (UsageError, add_overwrite, add_rules, add_run_options, check_output_file, players_value,
+                     positive_int, progress_of, rules_of, seat, write_csv)
 
 
 def add_parser(sub) -> None:
@@ -31,6 +31,7 @@ def add_parser(sub) -> None:
                      help="the bidder model of the calls with --auction: heuristic (default), atlas, random")
     add_rules(bid)
     bid.add_argument("--csv", help="also write the table to this CSV file")
+    add_overwrite(bid, "the --csv file")
     add_run_options(bid)
     bid.set_defaults(func=run)
 
@@ -38,6 +39,8 @@ def add_parser(sub) -> None:
 def run(args: argparse.Namespace) -> int:
     from ..estimate import bid_table, format_bid_table
 
+    if args.csv:
+        check_output_file("--csv", args.csv, args.overwrite)
     known = {}
     for item in args.known or []:
         seat, _, cards = item.partition(":")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
 import sys
 
 import pandas as pd
@@ -127,6 +128,27 @@ def add_run_options(parser: argparse.ArgumentParser) -> None:
 
 def progress_of(args: argparse.Namespace) -> bool:
     return sys.stderr.isatty() if args.progress is None else args.progress
+
+
+def add_overwrite(parser: argparse.ArgumentParser, what: str) -> None:
+    parser.add_argument("--overwrite", action="store_true",
+                        help=f"replace {what} if it exists (default: refuse, so no earlier result is lost)")
+
+
+def check_output_file(flag: str, path: str, overwrite: bool, also=()) -> None:
+    """Before any work: ``path`` (and the files ``also`` written beside it) can be created, and
+    replaces no file unless ``overwrite`` (a UsageError names the problem)."""
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):
+        raise UsageError(f"{flag} {path}: the folder {folder} does not exist")
+    if os.path.isdir(path):
+        raise UsageError(f"{flag} {path} is a folder, not a file name")
+    if not os.access(folder, os.W_OK):
+        raise UsageError(f"{flag} {path}: the folder {folder} is not writable")
+    existing = [name for name in (path, *also) if os.path.exists(name)]
+    if existing and not overwrite:
+        raise UsageError(f"{flag}: {', '.join(existing)} already exist{'s' if len(existing) == 1 else ''}; give "
+                         f"--overwrite to replace, or choose another name")
 
 
 def write_csv(table: pd.DataFrame, path: str | None) -> None:

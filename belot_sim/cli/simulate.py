@@ -10,8 +10,8 @@ import pandas as pd
 
 from ..registry import BIDDERS, PLAYERS
 from ..rules import CONTRACT_CODES, Rules
-from .common import (UsageError, add_contract, add_rules, add_run_options, players_value, positive_int, progress_of,
-                     rules_of, seat)
+from .common import (UsageError, add_contract, add_overwrite, add_rules, add_run_options, check_output_file,
+                     players_value, positive_int, progress_of, rules_of, seat)
 
 #: ``--out`` files by suffix (anything else is a dataset folder).
 FILE_SUFFIXES = (".csv", ".parquet")
@@ -48,6 +48,7 @@ def add_parser(sub) -> None:
                           "must be reachable by every worker; needs the dask extra)")
     sim.add_argument("--engine", choices=["fast", "reference"], default="fast",
                      help="fast = compiled kernels (default); reference = the pure-Python oracle (slow, random play)")
+    add_overwrite(sim, "the --out file (and its .plays/.calls siblings)")
     add_run_options(sim)
     sim.set_defaults(func=run)
 
@@ -106,21 +107,33 @@ def _check(args: argparse.Namespace) -> str | None:
         if extra:
             raise UsageError(f"--engine reference plays random deals into the table only: drop {', '.join(extra)}")
     kind = None
+    if args.out == "":
+        raise UsageError("--out needs a path: a folder, or a .csv or .parquet file")
     if args.out:
         suffix = os.path.splitext(args.out)[1].lower()
         kind = suffix if suffix in FILE_SUFFIXES and "://" not in args.out else "dataset"
     dataset_only = [flag for flag, given in (("--resume", args.resume), ("--partition-size", args.partition_size),
                                              ("--scheduler", args.scheduler)) if given]
+    if args.overwrite and kind not in FILE_SUFFIXES:
+        raise UsageError("--overwrite: only for a .csv or .parquet file given with --out (a dataset folder is "
+                         "never replaced: complete it with --resume)")
     if dataset_only and kind != "dataset":
         raise UsageError(f"{', '.join(dataset_only)}: only for a dataset folder given with --out (not a .csv or "
                          ".parquet file)")
     if kind in FILE_SUFFIXES:
-        folder = os.path.dirname(os.path.abspath(args.out))
-        if not os.path.isdir(folder):
-            raise UsageError(f"--out {args.out}: the folder {folder} does not exist")
-        if os.path.isdir(args.out):
-            raise UsageError(f"--out {args.out} is a folder: a {kind} output is a file")
+        paths = _file_names(args.out, kind, _frame_names(args))
+        check_output_file("--out", args.out, args.overwrite, also=paths[1:])
     return kind
+
+
+def _frame_names(args: argparse.Namespace) -> list[str]:
+    return ["deals", *(["plays"] if args.plays else []), *(["calls"] if args.calls else [])]
+
+
+def _file_names(out: str, kind: str, names) -> list[str]:
+    """``deals`` goes to ``out``, the other frames beside it (``run.plays.csv``)."""
+    stem = out[: -len(kind)]
+    return [out if name == "deals" else f"{stem}.{name}{kind}" for name in names]
 
 
 def run(args: argparse.Namespace) -> int:
@@ -142,8 +155,7 @@ def run(args: argparse.Namespace) -> int:
     elapsed = time.perf_counter() - start
     frames = result if isinstance(result, tuple) else (result,)
     if kind is not None:
-        _write_files(args.out, kind, frames, ["deals", *(["plays"] if args.plays else []),
-                                              *(["calls"] if args.calls else [])])
+        _write_files(args.out, kind, frames, _frame_names(args))
     return _report(args, rules, frames[0], elapsed)
 
 
@@ -163,12 +175,10 @@ def _report(args, rules: Rules, deals: pd.DataFrame, elapsed: float) -> int:
 
 
 def _write_files(out: str, kind: str, frames, names) -> None:
-    """``deals`` to ``out``, the other frames beside it (``run.plays.csv``)."""
+    """The frames to their :func:`_file_names`."""
     from ..io import write_csv_atomically, write_parquet_atomically
 
-    stem = out[: -len(kind)]
-    for name, frame in zip(names, frames):
-        path = out if name == "deals" else f"{stem}.{name}{kind}"
+    for path, frame in zip(_file_names(out, kind, names), frames):
         if kind == ".csv":
             write_csv_atomically(frame, path, index=False)
         else:

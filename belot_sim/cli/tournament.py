@@ -7,8 +7,8 @@ import argparse
 import time
 
 from ..registry import PLAYERS
-from .common import (add_contract, add_rules, add_run_options, player_name, positive_int, progress_of, rules_of,
-                     write_csv)
+from .common import (add_contract, add_overwrite, add_rules, add_run_options, check_output_file, player_name,
+                     positive_int, progress_of, rules_of, write_csv)
 
 
 def add_parser(sub) -> None:
@@ -29,6 +29,7 @@ def add_parser(sub) -> None:
     add_rules(tour)
     add_contract(tour)
     tour.add_argument("--csv", help="also write the table to this CSV file")
+    add_overwrite(tour, "the --csv file")
     add_run_options(tour)
     tour.set_defaults(func=run)
 
@@ -39,6 +40,8 @@ def run(args: argparse.Namespace) -> int:
         raise ValueError("give two players (A B) or two teams (--a BIDDER:PLAYER --b BIDDER:PLAYER), not a mix")
     if not teams and not (args.a and args.b):
         raise ValueError("give two players (A B) or two teams (--a BIDDER:PLAYER --b BIDDER:PLAYER)")
+    if args.csv:
+        check_output_file("--csv", args.csv, args.overwrite)
     if teams:
         return _teams(args)
     from ..simulation import simulate

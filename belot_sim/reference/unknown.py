@@ -144,6 +144,8 @@ def first_quiet(build, seed: int):
     """``build(rng)`` — a state with unknown places filled from ``rng`` — drawn up to
     :data:`QUIET_TRIES` times from one stream of ``seed``: the first whose unknown seats announce
     nothing in its play phase (module docstring), else the last."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     rng = random.Random(seed)
     for _ in range(QUIET_TRIES):
         state = build(rng)

@@ -1,0 +1,100 @@
+"""Wrong arguments a careless user gives: each is refused before any work with an error naming the
+problem (found by a review of the public functions, 2026-12-02)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import belot_sim as bs
+import belot_sim.reference as ref
+
+HAND = "JH 9H AH KS 7C"
+POSITION = "belot deal; dealer 2; contract H; declarer 0; hands T.AQT9.T7.J AK98...AQT8 .K.AKQJ9.K9 QJ7.J87.8.7"
+
+
+@pytest.mark.parametrize("kwargs, pattern", [
+    (dict(multiplier=2), "undoubled"),
+    (dict(multiplier=3), "multiplier must be"),
+    (dict(samples="x"), "samples"),
+    (dict(seed="x"), "seed"),
+    (dict(worlds=0), "worlds"),
+    (dict(threads=0), "threads"),
+    (dict(progress="x"), "progress"),
+    (dict(bidders="foo"), "foo"),
+    (dict(max_tries=10), "max_tries"),
+])
+def test_the_atlas_estimate_refuses_what_it_cannot_honour(kwargs, pattern):
+    with pytest.raises((ValueError, TypeError), match=pattern):
+        bs.estimate_bid(HAND, "H", method="atlas", **kwargs)
+    assert bs.estimate_bid(HAND, "H", method="atlas", multiplier=1).method == "atlas"
+
+
+@pytest.mark.parametrize("kwargs, pattern", [
+    (dict(bidders="foo"), "unknown bidder 'foo'"),
+    (dict(bidders=5), "bidders must be one name or four names"),
+    (dict(bidder_options={"foo": 1}), "unknown bidder option 'foo'"),
+    (dict(max_tries=100), "max_tries= limits the screen"),
+    (dict(min_samples=5), "min_samples= limits the screen"),
+])
+def test_estimates_without_an_auction_check_the_model_arguments(kwargs, pattern):
+    with pytest.raises((ValueError, TypeError), match=pattern):
+        bs.estimate_bid(HAND, "H", samples=10, players="hard", **kwargs)
+    if "min_samples" not in kwargs:
+        with pytest.raises((ValueError, TypeError), match=pattern):
+            bs.bid_table(HAND, samples=10, players="hard", **kwargs)
+
+
+def test_match_targets_are_bounded_and_numpy_values_are_plain_ones():
+    for target in (10**30, 2**63, 0, 1.5, True):
+        with pytest.raises(ValueError, match="match_target must be an integer from 1 to 1,000,000"):
+            bs.Rules(match_target=target)
+    rules = bs.Rules(match_target=np.int64(151), declarations=np.True_)
+    assert rules == bs.BULGARIAN and type(rules.match_target) is int and type(rules.declarations) is bool
+
+
+def test_numpy_multipliers_are_accepted():
+    a = bs.simulate(50, contract="H", multiplier=np.int64(2), seed=3)
+    b = bs.simulate(50, contract="H", multiplier=2, seed=3)
+    assert a.equals(b)
+    assert bs.score_deal("H", 100, 62, np.int64(2)) == bs.score_deal("H", 100, 62, 2)
+
+
+@pytest.mark.parametrize("call, error, pattern", [
+    (lambda: bs.simulate(10, players=5), ValueError, "players must be one name or four names"),
+    (lambda: bs.simulate(10, bidders=5), ValueError, "bidders must be one name or four names"),
+    (lambda: bs.simulate(10, bidder_options={"pass_prob": 0.5}), ValueError, "give bidders= too"),
+    (lambda: bs.simulate(10, bidders="heuristic", bidder_options={"pass_prob": float("nan")}), ValueError, "finite"),
+    (lambda: bs.simulate(10, bidders="mc", bidder_options={"mc_z": -1}), ValueError, "mc_z"),
+    (lambda: bs.parse_cards(5), TypeError, "cards must be a text"),
+    (lambda: bs.warmup(5), TypeError, "families must be"),
+    (lambda: bs.wilson_interval(5, 3), ValueError, "successes must be between 0 and n=3"),
+    (lambda: bs.analyze(ref.DealState.from_text(POSITION), players=None), TypeError, "players must be"),
+    (lambda: ref.DealState.from_text(POSITION, seed="x"), ValueError, "seed must be"),
+    (lambda: ref.DealState.from_text(POSITION + "; play 7S TS AS KH || AD"), ValueError, "an empty trick"),
+    (lambda: ref.DealState.from_text(POSITION + "; play | 7S"), ValueError, "an empty trick"),
+    (lambda: bs.tournament("hard", "easy", 10, partition_size=0), ValueError, "partition_size"),
+    (lambda: bs.simulate_matches(3, partition_size=-1), ValueError, "partition_size"),
+    (lambda: bs.match_tournament((["heuristic"] * 4, ["hard"] * 4), ("random", "hard"), 3), TypeError,
+     "pair of names"),
+    (lambda: bs.match_tournament(("heuristic", "hard"), ("random", "hard"), 3, per_deal="x"), TypeError, "per_deal"),
+    (lambda: bs.simulate_to_parquet("", 10), ValueError, "path is empty"),
+])
+def test_bad_arguments_name_the_problem(call, error, pattern):
+    with pytest.raises(error, match=pattern):
+        call()
+
+
+@pytest.mark.parametrize("kwargs, pattern", [
+    (dict(rules="bulgarian", belot=(-20, 0)), "belot must be a pair"),
+    (dict(rules="bulgarian", capot="all"), "capot must be"),
+    (dict(rules="classic", belot=5), "belot must be a pair"),
+    (dict(rules="classic", belot=(-20, 0)), "belot must be a pair"),
+    (dict(rules="classic", belot=(10, 0)), "belot points come in 20s"),
+    (dict(rules="classic", declared=(1.5, 0)), "declared must be a pair"),
+    (dict(rules="classic", declared=None), "declared must be a pair"),
+])
+def test_score_deal_checks_belots_declarations_and_capot(kwargs, pattern):
+    with pytest.raises(ValueError, match=pattern):
+        bs.score_deal("H", 70, 92, **kwargs)
+    assert bs.score_deal("H", 70, 112, rules="classic", belot=(20, 0), declared=(0, 20)).outcome == "inside"
