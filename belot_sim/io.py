@@ -13,30 +13,14 @@ def write_csv_atomically(frame: pd.DataFrame, path: str | os.PathLike, **to_csv_
     """Write ``frame`` to ``path`` via a temporary file in the same folder and an atomic rename,
     so an interrupted run never leaves a truncated CSV behind.  The file gets the permissions of
     any new file (the umask applies); a missing folder is a ``FileNotFoundError`` naming it."""
-    path = Path(path)
-    folder = path.parent
-    if not folder.is_dir():
-        raise FileNotFoundError(f"cannot write {path}: the folder {folder} does not exist")
-    tmp = folder / f".{path.name}.{secrets.token_hex(6)}.tmp"
-    try:
+
+    def write(tmp: Path) -> None:
         # os.open with mode 0o666, not tempfile.mkstemp (always 0o600): the umask decides, as for any file
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
-        try:
-            with os.fdopen(fd, "w", newline="") as handle:
-                frame.to_csv(handle, **to_csv_kwargs)
-            os.replace(tmp, path)
-        except BaseException:
-            tmp.unlink(missing_ok=True)
-            raise
-    except OSError as error:
-        raise _named(error, path) from error
-    return path
+        with os.fdopen(fd, "w", newline="") as handle:
+            frame.to_csv(handle, **to_csv_kwargs)
 
-
-def _named(error: OSError, path: Path) -> OSError:
-    """``error`` naming the file the user asked for, not the temporary file it failed on."""
-    reason = os.strerror(error.errno) if error.errno else "the file could not be created"
-    return type(error)(error.errno, f"cannot write {path}: {reason}")
+    return _atomically(path, write)
 
 
 def write_parquet_atomically(frame: pd.DataFrame, path: str | os.PathLike) -> Path:
@@ -45,17 +29,25 @@ def write_parquet_atomically(frame: pd.DataFrame, path: str | os.PathLike) -> Pa
     import pyarrow as pa
     import pyarrow.parquet as pq
 
+    return _atomically(path, lambda tmp: pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp,
+                                                        compression="lz4"))
+
+
+def _atomically(path: str | os.PathLike, write) -> Path:
+    """``write(tmp)`` makes a temporary file beside ``path``, renamed to ``path`` once complete (else
+    removed); an ``OSError`` names ``path``, not the temporary file it failed on."""
     path = Path(path)
     if not path.parent.is_dir():
         raise FileNotFoundError(f"cannot write {path}: the folder {path.parent} does not exist")
     tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"
     try:
         try:
-            pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp, compression="lz4")
+            write(tmp)
             os.replace(tmp, path)
         except BaseException:
             tmp.unlink(missing_ok=True)
             raise
     except OSError as error:
-        raise _named(error, path) from error
+        reason = os.strerror(error.errno) if error.errno else "the file could not be created"
+        raise type(error)(error.errno, f"cannot write {path}: {reason}") from error
     return path
