@@ -12,6 +12,8 @@ with the card each bot would play.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 import numpy as np
 import pandas as pd
 
@@ -27,7 +29,7 @@ MAX_WORLDS = 100_000
 
 
 def _players(players) -> tuple[str, ...]:
-    if not isinstance(players, (str, list, tuple)):
+    if not isinstance(players, Iterable):
         raise TypeError(f"players must be a player name or a list of them, got {players!r}")
     names = (players,) if isinstance(players, str) else tuple(players)
     for name in names:

@@ -185,7 +185,7 @@ def parse_play(value: str) -> tuple:
             if count % 4:
                 raise _error("play", f"a '|' after card {count} does not end a trick (every 4 cards)")
             if previous in (None, "|"):
-                raise _error("play", f"an empty trick: a '|' {'opens the field' if previous is None else 'after a |'}")
+                raise _error("play", "an empty trick: " + ("the field opens with '|'" if previous is None else "'||'"))
         else:
             count += 1
         previous = token

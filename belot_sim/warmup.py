@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterable
 
 from .compiling import FAMILIES
 
@@ -39,7 +40,7 @@ def warmup(families=None, *, verbose: bool = False) -> dict[str, float]:
     ``"deals"``, ``"auctions"``, ``"matches"``, ``"estimates"``, ``"solver"``, ``"solve"`` and the
     ``"search-..."`` variants with ``dd``/``pimc`` players.  Returns the seconds each took (about
     zero when already cached); ``verbose`` prints a line per family on stderr."""
-    if families is not None and not isinstance(families, (str, list, tuple)):
+    if families is not None and not isinstance(families, Iterable):
         raise TypeError(f"families must be a kernel family name or a list of them, got {families!r}")
     keys = list(FAMILIES) if families is None else [families] if isinstance(families, str) else list(families)
     unknown = [k for k in keys if k not in FAMILIES]

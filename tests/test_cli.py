@@ -154,9 +154,9 @@ def test_output_files_are_checked_before_the_run_and_never_silently_replaced(tmp
     assert len(pd.read_csv(out)) == 10
     table = tmp_path / "table.csv"
     table.write_text("mine")
-    for argv in (["bid", "JH 9H AH KS 7C", "--players", "hard", "--samples", 10], ["tournament", "easy", "random"]):
-        code, text, err = run([*argv, "-n", 10, "--csv", table] if argv[0] == "tournament" else [*argv, "--csv", table],
-                              capsys)
+    for argv in (["bid", "JH 9H AH KS 7C", "--players", "hard", "--samples", 10],
+                 ["tournament", "easy", "random", "-n", 10]):
+        code, text, err = run([*argv, "--csv", table], capsys)
         assert code == USAGE and "already exists" in err and text == "" and table.read_text() == "mine"
 
 
