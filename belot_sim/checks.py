@@ -9,10 +9,12 @@ from contextlib import contextmanager
 import numba
 import numpy as np
 
+from .rules import is_integer
+
 
 def check_int(value, name: str, low: int, high: int) -> int:
     """``value`` as an ``int`` in ``low..high`` (booleans refused)."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+    if not is_integer(value):
         raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
     if not low <= value <= high:
         raise ValueError(f"{name} must be in {low}..{high}, got {value}")

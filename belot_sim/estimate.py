@@ -557,10 +557,11 @@ def _table_plan(hand, o: dict):
                              bidders=o["bidders"], turned=o["turned"], multiplier=None, samples=o["samples"],
                              players=o["players"], rules=Rules.coerce(o["rules"]), seed=o["seed"], worlds=o["worlds"],
                              max_tries=o["max_tries"], min_samples=None, bidder_options=o["bidder_options"])
-    _check_unread_model(o["bidders"], o["bidder_options"], o["max_tries"], None, Rules.coerce(o["rules"]))
-    known, turned_card = _with_turned(o["known"], o["turned"], seat, Rules.coerce(o["rules"]), hand)
+    rules = Rules.coerce(o["rules"])
+    _check_unread_model(o["bidders"], o["bidder_options"], o["max_tries"], None, rules)
+    known, turned_card = _with_turned(o["known"], o["turned"], seat, rules, hand)
     return _bid_plan(hand, o["contracts"], seat=seat, dealer=o["dealer"], known=known, multiplier=1,
-                     samples=o["samples"], players=o["players"], rules=o["rules"], seed=o["seed"], worlds=o["worlds"],
+                     samples=o["samples"], players=o["players"], rules=rules, seed=o["seed"], worlds=o["worlds"],
                      turned_card=turned_card)
 
 

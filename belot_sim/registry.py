@@ -53,14 +53,10 @@ MC_PLAYERS = ("random", "easy", "normal", "hard")
 def seat_codes(value, registry, what: str) -> tuple[int, int, int, int]:
     """One name for all seats, or four names (seats 0..3) → four codes from ``registry``
     (names are case-insensitive); a clear ValueError names a bad value and lists the choices."""
-    if isinstance(value, str):
-        names = (value,) * 4
-    else:
-        try:
-            names = tuple(value)
-        except TypeError:  # a ValueError, as for every other bad name list
-            raise ValueError(f"{what}s must be one name or four names (seats 0..3), got {type(value).__name__} "
-                            f"{value!r}; available {what}s are {sorted(registry)}") from None
+    try:
+        names = (value,) * 4 if isinstance(value, str) else tuple(value)
+    except TypeError:  # not a list: the same error as a list of the wrong length
+        names = ()
     if len(names) != 4:
         raise ValueError(f"{what}s must be one name or four names (seats 0..3), got {value!r}; "
                          f"available {what}s are {sorted(registry)}")

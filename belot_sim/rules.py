@@ -22,6 +22,11 @@ UNDERTRUMP_OPTIONS = ("free", "required")
 DECLARATION_CONTESTS = ("by_category", "single")
 
 
+def is_integer(value) -> bool:
+    """A Python or NumPy integer, not a boolean: what every count, seat, seed and score takes."""
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
 class Contract(IntEnum):
     """Contracts in bidding order C < D < H < S < NT < AT; suit contracts equal their suit index."""
 
@@ -175,8 +180,7 @@ class Rules:
         if self.family == "classic" and self.trailing_point:
             raise ValueError("trailing_point applies to the bulgarian family: classic scores are not rounded")
         target = self.match_target
-        if isinstance(target, (bool, np.bool_)) or not isinstance(target, (int, np.integer)) or not (
-                0 < target <= MAX_MATCH_TARGET):
+        if not is_integer(target) or not 0 < target <= MAX_MATCH_TARGET:
             raise ValueError(f"match_target must be an integer from 1 to {MAX_MATCH_TARGET:,}, got {target!r}")
         object.__setattr__(self, "match_target", int(target))
 

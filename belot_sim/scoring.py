@@ -17,9 +17,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
-
-from .rules import BULGARIAN, VALAT_BONUS, Contract, Rules
+from .rules import BULGARIAN, VALAT_BONUS, Contract, Rules, is_integer
 
 OUTCOMES = ("made", "hanging", "inside", "void")
 MULTIPLIERS = (1, 2, 4)
@@ -75,8 +73,7 @@ def round_pair(points: int, other: int, contract: Contract | str) -> int:
 def check_multiplier(multiplier, rules: Rules) -> int:
     """1, 2 (doubled) or 4 (redoubled); classic has no doubling."""
     allowed = (1,) if rules.is_classic else MULTIPLIERS
-    if isinstance(multiplier, (bool, np.bool_)) or not isinstance(multiplier, (int, np.integer)) or (
-            multiplier not in allowed):
+    if not is_integer(multiplier) or multiplier not in allowed:
         text = "1 (classic has no doubling)" if rules.is_classic else "1, 2 (doubled) or 4 (redoubled)"
         raise ValueError(f"multiplier must be {text}, got {multiplier!r}")
     return int(multiplier)
@@ -124,8 +121,7 @@ def _check_extras(belot, declared, capot) -> tuple[tuple[int, int], tuple[int, i
     ``capot`` one of its three values; a clear error names a bad one."""
     pairs = []
     for name, pair in (("belot", belot), ("declared", declared)):
-        if not isinstance(pair, (tuple, list)) or len(pair) != 2 or any(
-                isinstance(v, (bool, np.bool_)) or not isinstance(v, (int, np.integer)) or v < 0 for v in pair):
+        if not isinstance(pair, (tuple, list)) or len(pair) != 2 or any(not is_integer(v) or v < 0 for v in pair):
             raise ValueError(f"{name} must be a pair (bidding, defenders) of non-negative integers, got {pair!r}")
         pairs.append((int(pair[0]), int(pair[1])))
     if any(v % 20 for v in pairs[0]):

@@ -22,7 +22,7 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from ..cards import FULL_DECK, format_card, iter_cards, popcount
-from ..rules import Contract, Rules
+from ..rules import Contract, Rules, is_integer
 from .play import legal_cards, trick_winner
 
 #: Layouts drawn at most, looking for one in which the unknown seats announce nothing.
@@ -144,9 +144,9 @@ def first_quiet(build, seed: int):
     """``build(rng)`` — a state with unknown places filled from ``rng`` — drawn up to
     :data:`QUIET_TRIES` times from one stream of ``seed``: the first whose unknown seats announce
     nothing in its play phase (module docstring), else the last."""
-    if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+    if not is_integer(seed) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
-    rng = random.Random(seed)
+    rng = random.Random(int(seed))
     for _ in range(QUIET_TRIES):
         state = build(rng)
         deal = getattr(state, "play_state", state)
