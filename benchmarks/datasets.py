@@ -26,7 +26,9 @@ import textwrap
 import time
 from pathlib import Path
 
-from report import Tee, environment, record
+sys.path.insert(0, os.path.dirname(__file__))  # report.py beside this file, also when pytest imports it
+
+from report import Tee, environment, record  # noqa: E402
 
 REPO = Path(__file__).resolve().parent.parent
 

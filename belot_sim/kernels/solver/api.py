@@ -92,7 +92,7 @@ def dd_value(hands, leader, trick, n_trick, contract, team, family, undertrump_r
     ``team`` 0/1; ``family`` 0 bulgarian / 1 classic; ``valat``: the team has won every trick so
     far and may still earn the 90 valat points; ``ctx``: int64[C_SIZE] scratch (the layout
     :data:`belot_sim.kernels.core.layouts.SOLVER_CTX`); ``tt``: int64[2 * 2**k] table (k >= 2;
-    2**16 slots = 1 MiB measured fastest for whole deals, see :data:`belot_sim.solve.TT_BITS`);
+    2**16 slots = 1 MiB measured fastest for whole deals, ``TT_BITS`` in ``belot_sim/solve.py``);
     ``gen``: stamp 1 .. MAX_GEN, different for every (hands, contract, team, rules) solved with the
     same table - entries of other stamps are ignored, so the table never needs clearing until the
     stamps wrap.
