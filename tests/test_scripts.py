@@ -64,3 +64,15 @@ def test_pimc_regret_reports_each_player():
     lines = printed.splitlines()
     assert code == 0 and "decisions with a choice" in lines[0]
     assert [line.split()[0] for line in lines[2:4]] == ["pimc", "hard"]
+
+
+def test_every_benchmark_module_is_collected_as_pytest_imports_it():
+    """``pytest benchmarks/ --benchmark-only`` (the usage line of benchmarks/test_bench_simulate.py)
+    imports every module of ``benchmarks/`` in importlib mode, which does not put the folder on
+    ``sys.path``: each module must find its neighbours (report.py, baseline.py) itself."""
+    bench = SCRIPTS.parent / "benchmarks"
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+                           str(bench)], capture_output=True, text=True, timeout=600, cwd=SCRIPTS.parent)
+    assert done.returncode == 0, done.stdout[-3000:]
+    modules = {p.stem for p in bench.glob("*.py")}
+    assert "test_bench_simulate.py::test_simulate" in done.stdout and len(modules) > 10
