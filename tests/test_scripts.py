@@ -74,5 +74,4 @@ def test_every_benchmark_module_is_collected_as_pytest_imports_it():
     done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
                            str(bench)], capture_output=True, text=True, timeout=600, cwd=SCRIPTS.parent)
     assert done.returncode == 0, done.stdout[-3000:]
-    modules = {p.stem for p in bench.glob("*.py")}
-    assert "test_bench_simulate.py::test_simulate" in done.stdout and len(modules) > 10
+    assert "test_bench_simulate.py::test_simulate" in done.stdout
