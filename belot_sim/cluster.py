@@ -98,7 +98,8 @@ def simulate_dask(n: int, *, partition_size: int = DEFAULT_PARTITION, start: int
     any ``partition_size`` gives the same rows (text, the ``auction`` column, in the string dtype of
     Dask's ``dataframe.convert-string`` setting).  Arguments as :func:`belot_sim.simulate` (``plays``
     and ``calls`` are not offered: write a dataset with ``simulate_to_parquet(..., client=)`` for
-    them); ``threads``: Numba threads per task (default 1, see the module docstring).  Nothing is
+    them; nor is ``progress``: Dask's own progress bar or dashboard shows a computation);
+    ``threads``: Numba threads per task (default 1, see the module docstring).  Nothing is
     computed until asked (``.compute()``, ``.persist()``, an aggregate...), on the default or the
     current ``distributed`` client.  From 15 partitions on, Dask's default ``split_out`` makes a
     ``groupby`` aggregate a shuffle; with few groups (contracts, seats) ``.mean(split_out=1)`` keeps

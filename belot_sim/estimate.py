@@ -57,7 +57,8 @@ class BidEstimate:
     """The estimate for one contract.  Probabilities come with Wilson 95% intervals; scores are
     match points of one deal (``mean_score_*``) and raw points (``mean_raw_*``), bidding team
     (the team of ``seat``) and defenders.  ``frame``: one row per sampled layout, with the
-    columns of a :func:`belot_sim.simulate` row (``sample`` in place of ``deal_id``)."""
+    columns of a :func:`belot_sim.simulate` row (``sample`` in place of ``deal_id``); empty with
+    ``method="atlas"``, which samples nothing."""
 
     contract: Contract
     seat: int
@@ -109,7 +110,7 @@ def _fixed_cards(hand, seat: int, known) -> np.ndarray:
     fixed[seat] = mask
     if known is not None:
         if not isinstance(known, Mapping):
-            raise TypeError("known must map seats to cards, e.g. {0: 'JH'} for a classic turned card you take; "
+            raise TypeError("known must map seats to cards, e.g. {1: 'AS'} (a classic turned card is turned=); "
                             f"got {type(known).__name__}")
         for other, cards in known.items():
             other = check_int(other, "known seat", 0, 3)
@@ -390,7 +391,8 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
         to minutes; Ctrl-C stops it within about a second).
 
     Returns a :class:`BidEstimate` (P(made)/P(hanging)/P(inside) with Wilson 95% intervals, mean
-    match and raw points of each team, ``tried``/``accepted`` layouts, ``.frame`` one row per layout).
+    match and raw points of each team, ``tried``/``accepted`` layouts, ``.frame`` one row per layout;
+    empty with ``method="atlas"``).
     """
     rules = Rules.coerce(rules)
     seat = check_int(seat, "seat", 0, 3)
@@ -476,7 +478,8 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, b
     defenders' in one deal; points left hanging count for nobody), ``ev_doubled`` and
     ``ev_redoubled`` (the same plays scored doubled/redoubled; bulgarian only), ``raw_bidding``,
     ``raw_defenders``.  ``recommended`` marks the call to make: the contract with the best ``ev``
-    among those with ``p_made >= min_p_made`` — or no row when passing is best; the call is also
+    among those with ``p_made >= min_p_made`` — or no row when none reaches it (passing is not scored
+    itself: with a low ``min_p_made`` a contract of negative ``ev`` may be recommended); the call is also
     in ``table.attrs["recommended"]`` (``"pass"`` or a contract).  Arguments as :func:`estimate_bid`
     (``progress`` counts layouts, each played under every contract).  With ``auction`` (the calls so
     far; ``seat`` must be the seat to call) the rows are the contracts it may bid, on layouts

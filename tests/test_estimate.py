@@ -251,6 +251,18 @@ def test_cli_bid_prints_the_table(capsys, tmp_path):
     assert "not the seat to call" in capsys.readouterr().err
 
 
+def test_cli_bid_takes_a_classic_turned_card(capsys):
+    hand, args = "9H AH 7S 8S TD", ["--rules", "classic", "--players", "hard", "--samples", "50", "--seat", "1"]
+    assert cli_main(["bid", hand, *args, "--auction", "P"]) == 2
+    assert "needs the turned card" in capsys.readouterr().err
+    assert cli_main(["bid", hand, *args, "--auction", "P", "--turned", "JH"]) == 0
+    text = capsys.readouterr().out
+    expected = bs.bid_table(hand, seat=1, auction="P", turned="JH", rules="classic", players="hard", samples=50)
+    assert "after 'P': 50 of" in text and f"recommended call: {expected.attrs['recommended']}" in text
+    assert cli_main(["bid", hand, *args, "--turned", "9H"]) == 2
+    assert "is in the hand" in capsys.readouterr().err
+
+
 def test_every_layout_uses_only_unseen_cards():
     est = bs.estimate_bid(HAND5, "C", seat=3, samples=100, players="random", seed=9)
     for i in range(100):

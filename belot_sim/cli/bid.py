@@ -23,9 +23,13 @@ def add_parser(sub) -> None:
                      help="who plays the layouts: dd (default; every seat double-dummy, perfect information), "
                           "pimc, hard, normal, easy, random; or four comma-separated names")
     bid.add_argument("--seat", type=seat, default=0, help="your seat 0..3 (declarer; default 0)")
-    bid.add_argument("--dealer", type=seat, default=None, help="the dealer 0..3 (default: random per layout)")
+    bid.add_argument("--dealer", type=seat, default=None,
+                     help="the dealer 0..3 (default: random per layout; with --auction, the dealer that makes "
+                          "--seat the seat to call)")
     bid.add_argument("--known", action="append", metavar="SEAT:CARDS",
-                     help="cards known to be in a seat, e.g. 0:JH for a classic turned card you take (repeatable)")
+                     help="cards known to be in a seat, e.g. 1:AS (repeatable; not with --auction)")
+    bid.add_argument("--turned", metavar="CARD",
+                     help="classic: the turned card, which --seat takes (needed with --auction)")
     bid.add_argument("--auction", help='the calls so far as the auction column\'s letters, e.g. PC (pass, clubs)')
     bid.add_argument("--bidders", default="heuristic",
                      help="the bidder model of the calls with --auction: heuristic (default), atlas, random")
@@ -49,9 +53,9 @@ def run(args: argparse.Namespace) -> int:
         known[int(seat)] = (known.get(int(seat), "") + " " + cards).strip()
     start = time.perf_counter()
     auction = {} if args.auction is None else {"auction": args.auction, "bidders": args.bidders}
-    table = bid_table(args.hand, seat=args.seat, dealer=args.dealer, known=known or None, samples=args.samples,
-                      players=args.players, rules=rules_of(args), seed=args.seed, threads=args.threads,
-                      worlds=args.worlds, progress=progress_of(args), **auction)
+    table = bid_table(args.hand, seat=args.seat, dealer=args.dealer, known=known or None, turned=args.turned,
+                      samples=args.samples, players=args.players, rules=rules_of(args), seed=args.seed,
+                      threads=args.threads, worlds=args.worlds, progress=progress_of(args), **auction)
     elapsed = time.perf_counter() - start
     print(format_bid_table(table))
     if args.auction is not None:
