@@ -170,7 +170,8 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
         thresholds, ``mc``'s ``mc_samples`` / ``mc_z`` (:data:`belot_sim.options.BIDDER_OPTIONS`).
     seed, start : deal ``d`` depends only on ``(seed, d)``, so any ``start``/``n`` split and
         any ``threads`` give identical rows, and different players meet the same cards.
-    threads : Numba threads (default: all).
+    threads : Numba threads (default: Numba's current setting - all cores unless changed with
+        ``numba.set_num_threads`` or ``NUMBA_NUM_THREADS``); the setting is restored afterwards.
     plays : also return the per-card frame (void deals have none).
     multiplier : 1, 2 (doubled) or 4 (redoubled); classic only 1.
     progress : show a progress bar on stderr (done, rate, time left): useful for runs of many
