@@ -20,7 +20,8 @@ from .frames import empty_deals
 from .progress import Progress
 from .simulation import MAX_DEALS, DealPlan, plan_deals, run_deals, simulate_arguments
 
-#: Deals per partition of :func:`simulate_dask` (and of the datasets) by default.
+#: Deals per partition of :func:`simulate_dask` (and of deal datasets) by default; match datasets have
+#: their own (10,000 matches, ``matches.CLIENT_PARTITION``).
 DEFAULT_PARTITION = 1_000_000
 
 

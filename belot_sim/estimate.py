@@ -483,7 +483,8 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, b
     in ``table.attrs["recommended"]`` (``"pass"`` or a contract).  Arguments as :func:`estimate_bid`
     (``progress`` counts layouts, each played under every contract).  With ``auction`` (the calls so
     far; ``seat`` must be the seat to call) the rows are the contracts it may bid, on layouts
-    consistent with the calls; ``attrs`` then also hold ``auction``, ``tried`` and ``acceptance``.
+    consistent with the calls.  ``attrs`` also hold ``auction``, ``tried`` and ``acceptance`` (without an
+    auction: ``None``, the samples and 1.0).
     """
     min_p_made = check_probability(min_p_made, "min_p_made")
     plan = _table_plan(hand, {"seat": seat, "dealer": dealer, "auction": auction, "bidders": bidders, "known": known,
