@@ -634,16 +634,19 @@ def _table(frame: pd.DataFrame, rules: Rules, contracts, seat: int, samples: int
 
 
 def format_bid_table(table: pd.DataFrame) -> str:
-    """A printable bid table with the recommendation."""
+    """A printable bid table with the recommendation (the doubled columns only where they are
+    scored: bulgarian)."""
     attrs = table.attrs
+    doubled = bool(table[["ev_doubled", "ev_redoubled"]].notna().any(axis=None))
     lines = [f"hand {attrs.get('hand', '?')} (seat {attrs.get('seat', 0)}), {attrs.get('samples', 0):,} layouts, "
              f"players {attrs.get('players')}, {attrs.get('rules')} rules",
-             f"{'contract':>8} {'P(made)':>8} {'95% CI':>16} {'hanging':>8} {'inside':>8} {'EV':>7} "
-             f"{'EV x2':>7} {'EV x4':>7}"]
+             f"{'contract':>8} {'P(made)':>8} {'95% CI':>16} {'hanging':>8} {'inside':>8} {'EV':>7}"
+             + (f" {'EV x2':>7} {'EV x4':>7}" if doubled else "")]
     for contract, row in table.iterrows():
         interval = f"[{row.p_made_low:.1%}, {row.p_made_high:.1%}]"
         mark = "  <- bid" if row.recommended else ""
+        evs = f" {row.ev_doubled:>+7.2f} {row.ev_redoubled:>+7.2f}" if doubled else ""
         lines.append(f"{contract:>8} {row.p_made:>8.1%} {interval:>16} {row.p_hanging:>8.1%} {row.p_inside:>8.1%} "
-                     f"{row.ev:>+7.2f} {row.ev_doubled:>+7.2f} {row.ev_redoubled:>+7.2f}{mark}")
+                     f"{row.ev:>+7.2f}{evs}{mark}")
     lines.append(f"recommended call: {attrs.get('recommended', '?')}")
     return "\n".join(lines)

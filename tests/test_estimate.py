@@ -259,6 +259,7 @@ def test_cli_bid_takes_a_classic_turned_card(capsys):
     text = capsys.readouterr().out
     expected = bs.bid_table(hand, seat=1, auction="P", turned="JH", rules="classic", players="hard", samples=50)
     assert "after 'P': 50 of" in text and f"recommended call: {expected.attrs['recommended']}" in text
+    assert "EV x2" not in text and "nan" not in text  # classic deals are never doubled
     assert cli_main(["bid", hand, *args, "--turned", "9H"]) == 2
     assert "is in the hand" in capsys.readouterr().err
 
