@@ -18,16 +18,13 @@ compile (or load the cache), then timed ``--repeat`` times; the best time is rep
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 import time
 
 import numba
 
-sys.path.insert(0, os.path.dirname(__file__))  # report.py beside this file, also when pytest imports it
-
-import belot_sim as bs  # noqa: E402
-from report import Tee, environment, record  # noqa: E402
+import belot_sim as bs
+from report import Tee, environment, record
 
 HAND = "JH 9H AH KS 7C"
 

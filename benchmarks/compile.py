@@ -18,10 +18,8 @@ import sys
 import tempfile
 import time
 
-sys.path.insert(0, os.path.dirname(__file__))  # report.py beside this file, also when pytest imports it
-
-from baseline import extract_baseline  # noqa: E402
-from report import REPO, Tee, environment, record  # noqa: E402
+from baseline import extract_baseline
+from report import REPO, Tee, environment, record
 
 WORKLOADS = {
     "estimate_bid, dd players": "bs.estimate_bid('JH 9H AH KS 7C', 'H', samples=8)",

@@ -26,9 +26,7 @@ import textwrap
 import time
 from pathlib import Path
 
-sys.path.insert(0, os.path.dirname(__file__))  # report.py beside this file, also when pytest imports it
-
-from report import Tee, environment, record  # noqa: E402
+from report import Tee, environment, record
 
 REPO = Path(__file__).resolve().parent.parent
 

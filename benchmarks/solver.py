@@ -26,7 +26,6 @@ import time
 
 import numpy as np
 
-sys.path.insert(0, os.path.dirname(__file__))  # report.py beside this file, also when pytest imports it
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import belot_sim as bs  # noqa: E402

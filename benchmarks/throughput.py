@@ -20,10 +20,8 @@ import tracemalloc
 
 import numba
 
-sys.path.insert(0, os.path.dirname(__file__))  # report.py beside this file, also when pytest imports it
-
-from belot_sim.simulation import simulate  # noqa: E402
-from report import Tee, environment, record  # noqa: E402
+from belot_sim.simulation import simulate
+from report import Tee, environment, record
 
 
 def best_rate(fn, n: int, repeat: int, warm_up: int = 10_000) -> float:

@@ -69,7 +69,8 @@ def test_pimc_regret_reports_each_player():
 def test_every_benchmark_module_is_collected_as_pytest_imports_it():
     """``pytest benchmarks/ --benchmark-only`` (the usage line of benchmarks/test_bench_simulate.py)
     imports every module of ``benchmarks/`` in importlib mode, which does not put the folder on
-    ``sys.path``: each module must find its neighbours (report.py, baseline.py) itself."""
+    ``sys.path``: benchmarks/conftest.py adds it, so the modules find their neighbours (report.py,
+    baseline.py)."""
     bench = SCRIPTS.parent / "benchmarks"
     done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
                            str(bench)], capture_output=True, text=True, timeout=600, cwd=SCRIPTS.parent)
