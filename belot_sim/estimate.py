@@ -429,7 +429,7 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
 def _check_unread_model(bidders, bidder_options, max_tries, min_samples, rules: Rules) -> None:
     """Without an auction no call is read: the model's names and options are still checked, and the
     screen's limits refused (they would be silently ignored)."""
-    _ = bidder_params(rules, bidder_options, bidder_codes(bidders))
+    bidder_params(rules, bidder_options, bidder_codes(bidders))  # raises on a bad name or option
     for name, value in (("max_tries", max_tries), ("min_samples", min_samples)):
         if value is not None:
             raise ValueError(f"{name}= limits the screen of layouts against an auction: give it with auction=")
@@ -556,12 +556,12 @@ def _table_plan(hand, o: dict):
     if o["auction"] is not None and o["known"] is not None:
         raise ValueError("known= cannot be combined with auction= (give a classic turned card as turned=)")
     seat = check_int(o["seat"], "seat", 0, 3)
+    rules = Rules.coerce(o["rules"])
     if o["auction"] is not None:
         return _auction_plan(hand, o["contracts"], seat=seat, dealer=o["dealer"], auction=o["auction"],
                              bidders=o["bidders"], turned=o["turned"], multiplier=None, samples=o["samples"],
-                             players=o["players"], rules=Rules.coerce(o["rules"]), seed=o["seed"], worlds=o["worlds"],
+                             players=o["players"], rules=rules, seed=o["seed"], worlds=o["worlds"],
                              max_tries=o["max_tries"], min_samples=None, bidder_options=o["bidder_options"])
-    rules = Rules.coerce(o["rules"])
     _check_unread_model(o["bidders"], o["bidder_options"], o["max_tries"], None, rules)
     known, turned_card = _with_turned(o["known"], o["turned"], seat, rules, hand)
     return _bid_plan(hand, o["contracts"], seat=seat, dealer=o["dealer"], known=known, multiplier=1,
