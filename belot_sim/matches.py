@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .checks import check_bool, check_int, check_threads, numba_threads
+from .cluster import check_partition_size
 from .compiling import announce
 from .frames import call_frame, categorize, deal_columns, join_blocks, play_frame
 from .kernels.batch.match import DEAL_ID_STRIDE, MATCH_CHUNK, MAX_MATCH_ID, play_matches
@@ -92,7 +93,7 @@ def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="rando
     start = check_int(start, "start", 0, MAX_MATCH_ID + 1 - n)
     threads = check_threads(threads)
     progress = check_bool(progress, "progress")
-    partition_size = check_int(partition_size, "partition_size", 1, MAX_MATCH_ID + 1)  # also without a client
+    partition_size = check_partition_size(partition_size)  # also without a client
     with Progress(progress, "simulate_matches", n, "matches") as bar:
         if client is None:
             with numba_threads(threads):

@@ -12,6 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .checks import check_bool, check_int, check_threads, numba_threads
+from .cluster import check_partition_size
 from .progress import Progress
 from .rules import CONTRACT_CODES
 from .simulation import DEFAULT_WORLDS, MAX_DEALS, DealPlan, deal_blocks, plan_deals, run_deals
@@ -44,7 +45,7 @@ def tournament(a: str, b: str, n: int, *, rules="bulgarian", contract=None, decl
     start = check_int(start, "start", 0, 2**62 - n)
     threads = check_threads(threads)
     progress = check_bool(progress, "progress")
-    partition_size = check_int(partition_size, "partition_size", 1, MAX_DEALS)  # also without a client
+    partition_size = check_partition_size(partition_size)  # also without a client
     with Progress(progress, "tournament", n, "duplicate deals") as bar:
         if client is not None:
             from .cluster import check_client, partitions, run_partitions
