@@ -79,34 +79,11 @@ def sample_layout(view, seat, hand, scratch):
     seat chosen with probability proportional to its free places among the seats that keep the
     rest placeable (Hall's condition) — always consistent, close to uniform.
     """
-    played = view[V_PLAYED]
-    trick = view[V_TRICK]
-    pos = view[V_POS]
-    leader = view[V_LEADER]
     others = np.empty(3, dtype=np.int64)
     need = np.empty(3, dtype=np.int64)
     excluded = np.empty(3, dtype=np.int64)
     known = np.empty(3, dtype=np.int64)
-    k = 0
-    known_all = 0
-    for s in range(4):
-        if s == seat:
-            continue
-        in_trick = ((s - leader) & 3) < pos
-        own = view[V_KNOWN + s] & ~played
-        others[k] = s
-        known[k] = own
-        need[k] = 8 - trick - (1 if in_trick else 0) - popcount(own)
-        excluded[k] = view[V_EXCLUDED + s]
-        known_all |= own
-        k += 1
-    pool = FULL & ~hand & ~played & ~known_all
-    n = 0
-    m = pool
-    while m:
-        scratch[S_POOL + n] = ctz(m)
-        m &= m - 1
-        n += 1
+    n = _unseen(view, seat, hand, scratch, others, need, excluded, known)
     scratch[S_HANDS + seat] = hand
     rng = np.uint64(scratch[S_WORLD_RNG])
     pool_cards = scratch[S_POOL:S_POOL + n]
@@ -126,8 +103,46 @@ def sample_layout(view, seat, hand, scratch):
         if ok:
             scratch[S_WORLD_RNG] = np.int64(rng)
             return
-    # Constrained placement in the order of the last shuffle.
     scratch[S_REJECTED] += 1
+    scratch[S_WORLD_RNG] = np.int64(_constrained_placement(rng, n, others, need, excluded, known, scratch))
+
+
+@njit(cache=True, inline="always")
+def _unseen(view, seat, hand, scratch, others, need, excluded, known):
+    """Fill, for the three other seats in seat order, ``others`` (the seat), ``need`` (how many unseen
+    cards it holds), ``excluded`` (cards it cannot hold) and ``known`` (its cards known to ``seat``);
+    the unseen cards go to ``scratch[S_POOL:]``.  Returns their number."""
+    played = view[V_PLAYED]
+    trick = view[V_TRICK]
+    pos = view[V_POS]
+    leader = view[V_LEADER]
+    k = 0
+    known_all = 0
+    for s in range(4):
+        if s == seat:
+            continue
+        in_trick = ((s - leader) & 3) < pos
+        own = view[V_KNOWN + s] & ~played
+        others[k] = s
+        known[k] = own
+        need[k] = 8 - trick - (1 if in_trick else 0) - popcount(own)
+        excluded[k] = view[V_EXCLUDED + s]
+        known_all |= own
+        k += 1
+    pool = FULL & ~hand & ~played & ~known_all
+    n = 0
+    while pool:
+        scratch[S_POOL + n] = ctz(pool)
+        pool &= pool - 1
+        n += 1
+    return n
+
+
+@njit(cache=True)
+def _constrained_placement(rng, n, others, need, excluded, known, scratch):
+    """Place the ``n`` unseen cards of ``scratch[S_POOL:]``, in that order, each to a seat that keeps
+    the rest placeable, with probability proportional to its free places (``sample_layout``); the
+    hands go to ``scratch[S_HANDS:]``.  Returns the stream state."""
     count = np.zeros(8, dtype=np.int64)
     kinds = np.empty(n, dtype=np.int64)
     room = need.copy()
@@ -168,4 +183,4 @@ def sample_layout(view, seat, hand, scratch):
             pick -= choice_room[i]
     for i in range(3):
         scratch[S_HANDS + others[i]] = placed[i]
-    scratch[S_WORLD_RNG] = np.int64(rng)
+    return rng
