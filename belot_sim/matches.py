@@ -29,7 +29,7 @@ from .options import bidder_params
 from .progress import Progress
 from .registry import bidder_codes, is_searching, is_slow, policy_codes
 from .rules import Rules
-from .runs import blocks
+from .runs import blocks, interruptible
 from .simulation import DEFAULT_WORLDS, MAX_WORLDS, search_token
 
 MATCH_COLUMNS = ("match_id", "first_dealer", "winner", "score0", "score1", "deals", "target")
@@ -230,9 +230,12 @@ def _run_kernel(seed, ids, positions, cap, args, record):
     shape = (slots, 32) if record else (0, 32)
     seats = np.empty(shape, dtype=np.int8)
     cards = np.empty(shape, dtype=np.int8)
-    play_matches(np.uint64(seed), ids, cap, chunk_size, target, family, flags, bidders, bid_ints, bid_weights, policies,
-                 worlds, record, match_out, small, hands, points, totals, codes, seats, cards, numba.get_num_threads(),
-                 search_token() if is_searching(policies) else None, auction)
+    search = search_token() if is_searching(policies) else None
+    stop = np.zeros(1, dtype=np.int64)
+    interruptible(lambda: play_matches(
+        np.uint64(seed), ids, cap, chunk_size, target, family, flags, bidders, bid_ints, bid_weights, policies, worlds,
+        record, match_out, small, hands, points, totals, codes, seats, cards, numba.get_num_threads(), search, auction,
+        stop), stop)
     count = np.where(match_out[M_WINNER] >= 0, match_out[M_DEALS], 0)
     keep = (np.arange(cap)[None, :] < count[:, None]).ravel()
     rows = {"small": small[:, keep], "hands": hands[:, keep], "points": points[:, keep], "totals": totals[:, keep],

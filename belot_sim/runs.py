@@ -4,13 +4,19 @@ The kernels hold the interpreter while they run, so Python sees a ``SIGINT`` (Ct
 kernel call returns; one call over millions of deals, or a few hundred ``pimc`` deals, would keep
 it waiting for minutes.  :func:`blocks` hands out ranges of work sized from the rate measured on
 the blocks before, so that each call takes about ``target`` seconds, and the pending
-``KeyboardInterrupt`` is raised between two blocks.
+``KeyboardInterrupt`` is raised between two blocks.  Where one work item alone is long (a whole
+match of searching players), :func:`interruptible` runs the kernel in a helper thread and stops it
+between two deals.
 """
 
 from __future__ import annotations
 
+import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+
+import numba
+import numpy as np
 
 from .progress import Progress
 
@@ -47,3 +53,36 @@ def blocks(total: int, *, first: int, cap: int, multiple: int = 1, progress: Pro
         wanted = size * target / elapsed if elapsed > 0 else cap
         size = int(min(wanted, MAX_GROWTH * size, cap)) // multiple * multiple
         size = max(size, multiple)
+
+
+def interruptible(call: Callable, stop: np.ndarray, poll: float = 0.05):
+    """``call()`` in a helper thread, for a kernel that releases the interpreter and returns soon
+    after ``stop[0]`` is set (the match kernel checks it between deals).  A block of matches can be
+    many seconds of work (a match is at least one whole work item, belot_sim/matches.py): waiting
+    here instead of inside the kernel lets Ctrl-C through at once; it sets ``stop[0]``, waits for the
+    kernel to return and raises ``KeyboardInterrupt``.  Returns what ``call`` returns."""
+    threads = numba.get_num_threads()
+    outcome: dict = {}
+    done = threading.Event()
+
+    def run():
+        numba.set_num_threads(threads)  # Numba's setting is per thread
+        try:
+            outcome["value"] = call()
+        except BaseException as error:  # handed to the calling thread
+            outcome["error"] = error
+        finally:
+            done.set()
+
+    # an Event, not Thread.join: a join interrupted by Ctrl-C may report the thread ended (CPython 3.11)
+    threading.Thread(target=run, name="belot-sim-kernel", daemon=True).start()
+    try:
+        while not done.wait(poll):
+            pass
+    except KeyboardInterrupt:
+        stop[0] = 1
+        done.wait()
+        raise
+    if "error" in outcome:
+        raise outcome["error"]
+    return outcome.get("value")

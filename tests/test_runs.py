@@ -121,9 +121,13 @@ LONG_CALLS = {
     "bid_table": ("bs.bid_table(HAND, samples=8)", "bs.bid_table(HAND, samples=10**7)"),
     "estimate_bid auction": ("bs.estimate_bid(HAND, 'H', seat=2, dealer=3, auction='PC', samples=8)",
                              "bs.estimate_bid(HAND, 'H', seat=2, dealer=3, auction='PC', samples=10**5)"),
-    # a match is the smallest piece of work (some 20 deals): 5 layouts a pimc decision keep it short
+    # a match is the smallest block (some 10-20 deals): with 60 layouts a pimc decision it takes about 4 s,
+    # so these stop in time only because a block is stopped between two deals (runs.interruptible)
     "simulate_matches": ("bs.simulate_matches(2, players='pimc', worlds=5)",
-                         "bs.simulate_matches(10**6, players='pimc', worlds=5)"),
+                         "bs.simulate_matches(10**6, players='pimc', worlds=60)"),
+    "match dataset": ("bs.simulate_matches(2, players='pimc', worlds=5)",
+                      "bs.simulate_matches_to_parquet(OUT + '-matches', 10**5, partition_size=4, players='pimc', "
+                      "worlds=60, progress=False)"),
 }
 
 CHILD = """
@@ -174,5 +178,5 @@ def test_every_long_call_stops_within_a_second_of_ctrl_c(tmp_path):
         child.kill()
     slow = {name: round(t, 2) for name, t in latencies.items() if t > 1.5}
     assert not slow, f"stopped later than 1.5 s after SIGINT: {slow} (all: {latencies})"
-    parts = sorted(p.name for p in (tmp_path / "ds" / "deals").iterdir())
-    assert all(not name.endswith(".tmp") for name in parts)  # only complete parts are left
+    for folder in (tmp_path / "ds" / "deals", tmp_path / "ds-matches" / "matches", tmp_path / "ds-matches" / "deals"):
+        assert all(not p.name.endswith(".tmp") for p in folder.iterdir())  # only complete parts are left

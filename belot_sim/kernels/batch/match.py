@@ -20,7 +20,7 @@ from ..core.dealing import deal_pack
 from ..core.layouts import (MT_CARRIED, MT_TOTAL0, MT_TOTAL1, M_DEALER, M_DEALS, M_SCORE0, M_SCORE1, M_TARGET, M_WINNER,
                             R_HANGING, R_OUTCOME, R_SCORE0, R_SCORE1, R_VALAT)
 from ..core.rng import MATCH_STREAM, below, stream_start
-from ..core.work import next_chunk, workers
+from ..core.work import next_chunk, stopped, workers
 from ..core.scoring import HANGING, MADE, VOID
 from ..play_loop import play_scratch
 from .deal import auction_and_play, deal_scratch, store_auction, store_result
@@ -90,7 +90,7 @@ def match_after_deal(total0, total1, target, carried, outcome, declarer, score0,
 def play_matches(seed, match_ids, cap, chunk_size, target, family, flags, bidders, bid_ints, bid_weights, policies,
                  worlds, record,
                  match_out, small_out, hands_out, points_out, totals_out, calls_out, play_seat_out, play_card_out,
-                 n_workers, search, auction_out):
+                 n_workers, search, auction_out, stop):
     """Play the matches ``match_ids`` (int64[n]); each gets ``cap`` deal slots in the outputs.
     ``search``: ``None`` unless a seat plays ``dd``/``pimc``; ``n_workers`` as in :func:`.rollout.rollout`.
 
@@ -102,7 +102,9 @@ def play_matches(seed, match_ids, cap, chunk_size, target, family, flags, bidder
     still undecided after ``cap`` deals stops there with winner -1 (the caller plays it again with
     more room).  ``chunk_size``: matches a worker takes at a time (``MATCH_CHUNK``; 1 when deals are
     slow, to keep every thread busy to the end; core/work.py).  ``auction_out`` uint32[AH_SIZE, slots]:
-    each deal's auction-time cards (:func:`.deal.store_auction`).
+    each deal's auction-time cards (:func:`.deal.store_auction`).  ``stop`` int64[1]: once another
+    thread sets ``stop[0]`` (Ctrl-C, belot_sim/runs.py ``interruptible``), every match stops after its
+    current deal, undecided (the caller drops the block).
     """
     n = len(match_ids)
     n_chunks = (n + chunk_size - 1) // chunk_size
@@ -121,7 +123,7 @@ def play_matches(seed, match_ids, cap, chunk_size, target, family, flags, bidder
                 carried = 0
                 winner = -1
                 k = 0
-                while winner < 0 and k < cap:
+                while winner < 0 and k < cap and not stopped(stop):
                     deal_id = match_id * DEAL_ID_STRIDE + k
                     deal_pack(seed, deal_id, pack)  # its drawn dealer is not used: the dealer rotates
                     dealer = (dealer0 + k) & 3

@@ -37,6 +37,14 @@ def next_chunk(counter):
     return _fetch_add(counter, 1)
 
 
+@njit(cache=True, inline="always")
+def stopped(flag):
+    """``flag[0] != 0`` (``flag``: int64[1]), read afresh each time: another thread sets it while the
+    kernel runs (Ctrl-C, belot_sim/runs.py), and a plain load could be hoisted out of the loop
+    (measured: the match kernel ignored a plain ``stop[0]`` for the rest of its block)."""
+    return _fetch_add(flag, 0) != 0
+
+
 @njit(cache=True)
 def workers(n_workers, n_chunks):
     """``prange(workers(n_workers, n_chunks))``: ``n_workers`` (the caller's Numba threads: a kernel
