@@ -3,6 +3,7 @@
 A dataset is a folder::
 
     run/_belot_sim.json            the manifest (belot_sim/manifest.py)
+    run/_belot_sim.lock            while a writer writes (local folders; a killed one leaves it, harmless)
     run/deals/part-00000.parquet   deals 0 .. P-1 (P = partition_size), then part-00001 ...
     run/plays/part-00000.parquet   with plays=True: the plays of the same deals
     run/calls/part-00000.parquet   with calls=True: their calls
@@ -10,7 +11,9 @@ A dataset is a folder::
 (a match dataset has ``matches/`` first, then ``deals/``, ``plays/``, ``calls/``, partitioned by match
 id).  Every part file is written under a temporary name beginning with a dot and renamed when
 complete, and the manifest records it as done, so an interrupted run — Ctrl-C, a crash, a killed
-process — leaves only complete parts; ``resume=True`` computes the rest.  Part ``k`` holds its ids
+process — leaves only complete parts; ``resume=True`` computes the rest, after checking each listed
+part's row counts and id range against the manifest (a part copied from elsewhere is recomputed;
+:func:`read_parquet` refuses it).  Part ``k`` holds its ids
 played as :func:`belot_sim.simulation.run_deals` (or :func:`belot_sim.matches.run_matches`) plays
 them, a pure function of the ids, so the rows do not depend on the partition size, the resume
 history or the threads: row ``i`` of the deals is row ``i`` of ``simulate(n, ...)``.  Each frame is
@@ -31,8 +34,8 @@ import pandas as pd
 from .checks import check_bool, check_int, check_threads, numba_threads
 from .cluster import DEFAULT_PARTITION, check_client, check_partition_size, run_partitions
 from .frames import CALL_DTYPE, CONTRACT_DTYPE, OUTCOME_DTYPE
-from .kernels.batch.match import MAX_MATCH_ID
-from .manifest import MANIFEST, Manifest, deal_arguments, match_arguments
+from .kernels.batch.match import DEAL_ID_STRIDE, MAX_MATCH_ID
+from .manifest import LOCK, MANIFEST, Manifest, deal_arguments, match_arguments
 from .matches import CLIENT_PARTITION as MATCH_PARTITION
 from .matches import MatchPlan, match_blocks, plan_arguments, plan_matches
 from .progress import Progress
@@ -76,9 +79,12 @@ def simulate_to_parquet(path, n: int, *, partition_size: int = DEFAULT_PARTITION
     plus the manifest ``_belot_sim.json``.  ``plays=True`` / ``calls=True`` write the long frames as
     ``plays/`` and ``calls/`` beside ``deals/``, with the same partitioning.
 
-    ``resume``: complete the dataset already at ``path`` (only the missing or unreadable parts are
-    computed); a ValueError names the first argument that differs from the ones it was made with.
-    Without ``resume`` the folder must be new or empty.  ``client``: a Dask ``distributed.Client``
+    ``resume``: complete the dataset already at ``path``: only the parts missing, unreadable, or not
+    the ones the manifest lists (other row counts, or ids outside the part's range in the footer's
+    statistics) are computed; a ValueError names the first argument that differs from the ones it
+    was made with.  Without ``resume`` the folder must be new or empty.  One writer at a time: a
+    local folder is locked (``_belot_sim.lock``, released when the writer ends, however it ends) and
+    a second writer is refused; a folder behind a URL is not locked.  ``client``: a Dask ``distributed.Client``
     whose workers compute and write the parts (:mod:`belot_sim.cluster`).  ``progress``: a bar on
     stderr (default: when stderr is a terminal).  ``threads``: Numba threads (on a worker: 1 by
     default).  ``compression``: ``"lz4"`` (default: each column encoded for speed, see
@@ -138,6 +144,7 @@ def read_parquet(path, columns=None, filters=None, *, frame: str | None = None, 
     files = [store.join(frame, part_name(k)) for k in sorted(manifest.parts)]
     if not files:
         raise ValueError(f"{store.path} has no finished part yet")
+    _check_parts(store, manifest, frame)
     try:
         schema = pq.read_schema(files[0], filesystem=store.fs)
     except (OSError, ValueError) as error:
@@ -155,6 +162,17 @@ def read_parquet(path, columns=None, filters=None, *, frame: str | None = None, 
         if name in out.columns and out[name].dtype != dtype:
             out[name] = out[name].astype(dtype)
     return out
+
+
+def _check_parts(store: Store, manifest: Manifest, frame: str) -> None:
+    """A ValueError naming the first listed part of ``frame`` that is not what the manifest says (footers
+    only, read a few at a time: on a remote store each is a request)."""
+    with ThreadPoolExecutor(max_workers=8) as pool:
+        problems = pool.map(lambda k: part_problem(store, manifest, k, frame), sorted(manifest.parts))
+        problem = next((p for p in problems if p is not None), None)
+    if problem is not None:
+        raise ValueError(f"{store.path} is damaged: {problem}; writing it again with resume=True recomputes every "
+                         "such part")
 
 
 def _read_error(store: Store, files: list[str], filters, error: Exception) -> Exception:
@@ -186,14 +204,25 @@ def _write(path, manifest: Manifest, plan, *, resume, client, progress, threads,
     import pyarrow  # noqa: F401  (a clear ImportError before anything is written)
 
     store = _target(path, resume)
+    with store.lock(LOCK):
+        _write_locked(store, manifest, plan, client, progress, threads, compression)
+    return store.path
+
+
+def _write_locked(store: Store, manifest: Manifest, plan, client, progress, threads, compression) -> None:
+    """The rest of :func:`_write`, with the folder's lock held: no other writer deletes this one's
+    temporary files or writes the same parts."""
     previous = load_manifest(store)
     if previous is not None:
         previous.check_same(manifest, store.path)
         manifest.parts, manifest.created = _verified_parts(store, previous), previous.created
     for name in manifest.frames:
+        if store.kind(name) == "file":
+            raise ValueError(f"{store.join(name)} is a file: the dataset's {name} frame needs that name for its folder")
+    save_manifest(store, manifest)  # first: a folder this call made is a dataset from now on
+    for name in manifest.frames:
         store.makedirs(name)
         _remove_temporary_files(store, name)
-    save_manifest(store, manifest)
     todo = manifest.missing()
     done = sum(manifest.part_range(k)[1] for k in manifest.parts)
     unit = "matches" if manifest.kind == "matches" else "deals"
@@ -215,7 +244,6 @@ def _write(path, manifest: Manifest, plan, *, resume, client, progress, threads,
             with numba_threads(threads):
                 _write_parts(store, manifest.frames, plan, [(k, *manifest.part_range(k)) for k in todo], bar,
                              record_part, compression)
-    return store.path
 
 
 def _worker_threads(threads):
@@ -409,6 +437,8 @@ def _target(path, resume: bool) -> Store:
     if kind == "none":
         if not is_url(store.path):
             parent = os.path.dirname(store.path.rstrip("/")) or "."
+            if os.path.isfile(parent):
+                raise ValueError(f"cannot create {store.path}: {parent} is a file, not a folder")
             if not os.path.isdir(parent):
                 raise ValueError(f"cannot create {store.path}: the folder {parent} does not exist")
             if not os.access(parent, os.W_OK | os.X_OK):
@@ -417,7 +447,7 @@ def _target(path, resume: bool) -> Store:
         return store
     if not is_url(store.path) and not os.access(store.path, os.W_OK | os.X_OK):
         raise ValueError(f"cannot write in {store.path}: permission denied")
-    names = store.names()
+    names = [name for name in store.names() if name != LOCK]  # a writer stopped before its first manifest
     if MANIFEST in names:
         if not resume:
             raise ValueError(f"{store.path} already holds a dataset: complete it with resume=True (--resume), with the "
@@ -438,19 +468,54 @@ def save_manifest(store: Store, manifest: Manifest) -> None:
 
 
 def _verified_parts(store: Store, manifest: Manifest) -> dict[int, dict[str, int]]:
-    """The parts the manifest lists as done whose files are all there and read back with the
-    recorded row counts (footers only: about a millisecond a file)."""
+    """The parts the manifest lists as done whose files are all there, read back with the recorded
+    row counts and hold the part's ids (footers only: about a millisecond a file)."""
+    return {k: rows for k, rows in manifest.parts.items()
+            if all(part_problem(store, manifest, k, frame) is None for frame in manifest.frames)}
+
+
+def part_problem(store: Store, manifest: Manifest, k: int, frame: str) -> str | None:
+    """Why the file of part ``k`` of ``frame`` is not the one the manifest lists (``None``: it is):
+    missing, unreadable, another row count, or ids outside the part's range (a part copied or
+    moved from elsewhere), read from the footer's statistics of the id column."""
     import pyarrow.parquet as pq
 
-    good = {}
-    for k, rows in manifest.parts.items():
-        try:
-            if all(pq.read_metadata(store.join(f, part_name(k)), filesystem=store.fs).num_rows == rows.get(f)
-                   for f in manifest.frames):
-                good[k] = rows
-        except (OSError, ValueError):
-            pass  # missing or unreadable: computed again
-    return good
+    name = store.join(frame, part_name(k))
+    try:
+        metadata = pq.read_metadata(name, filesystem=store.fs)
+    except (OSError, ValueError) as error:
+        return f"its part {name} cannot be read ({error})"
+    rows = manifest.parts[k][frame]
+    if metadata.num_rows != rows:
+        return f"its part {name} has {metadata.num_rows} rows, the manifest lists {rows}"
+    if rows == 0:
+        return None
+    first, count = manifest.part_range(k)
+    names = metadata.schema.names
+    column = "match_id" if "match_id" in names else "deal_id"
+    low, high = first, first + count - 1
+    if manifest.kind == "matches" and column == "deal_id":
+        low, high = low * DEAL_ID_STRIDE, (high + 1) * DEAL_ID_STRIDE - 1
+    found = _id_range(metadata, names.index(column) if column in names else -1)
+    exact = frame == manifest.frames[0]  # the first frame holds every id of its part
+    if found is None or found[0] < low or found[1] > high or (exact and found != (low, high)):
+        return (f"its part {name} holds {column} {found and f'{found[0]}..{found[1]}'}, part {k} is {column} "
+                f"{low}..{high}")
+    return None
+
+
+def _id_range(metadata, column: int) -> tuple[int, int] | None:
+    """``(min, max)`` of a column over a file's row groups, from their statistics (``None``: not recorded)."""
+    if column < 0:
+        return None
+    low = high = None
+    for g in range(metadata.num_row_groups):
+        stats = metadata.row_group(g).column(column).statistics
+        if stats is None or not stats.has_min_max:
+            return None
+        low = stats.min if low is None else min(low, stats.min)
+        high = stats.max if high is None else max(high, stats.max)
+    return None if low is None else (int(low), int(high))
 
 
 def _remove_temporary_files(store: Store, folder: str) -> None:

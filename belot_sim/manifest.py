@@ -15,6 +15,8 @@ from .registry import BIDDER_CODES, POLICY_CODES
 from .rules import CONTRACT_CODES, Rules
 
 MANIFEST = "_belot_sim.json"
+#: The lock file a writer holds (belot_sim/storage.py ``Store.lock``); readers of Parquet folders skip "_" names.
+LOCK = "_belot_sim.lock"
 FORMAT = "belot_sim dataset"
 FORMAT_VERSION = 1
 _PLAYERS = {code: name for name, code in POLICY_CODES.items()}
@@ -101,12 +103,10 @@ class Manifest:
 
     def check_same(self, other: Manifest, where: str) -> None:
         """A ValueError naming the first argument in which ``other`` (this call) differs."""
-        mine, theirs = self.identity(), other.identity()
-        for key in [*mine, *[k for k in theirs if k not in mine]]:
-            if mine.get(key) != theirs.get(key):
-                raise ValueError(f"{where} was made with {key}={mine.get(key)!r}, this call has "
-                                 f"{key}={theirs.get(key)!r}: resume=True (--resume) only completes a dataset with the "
-                                 "same arguments (write a new one elsewhere)")
+        key, made, given = _first_difference(self.identity(), other.identity())
+        if key is not None:
+            raise ValueError(f"{where} was made with {key}={made!r}, this call has {key}={given!r}: resume=True "
+                             "(--resume) only completes a dataset with the same arguments (write a new one elsewhere)")
 
     def to_json(self) -> bytes:
         record = {"format": FORMAT, "format_version": FORMAT_VERSION, "belot_sim_version": self.version,
@@ -125,10 +125,55 @@ class Manifest:
             if record.get("format_version") != FORMAT_VERSION:
                 raise ValueError(f"manifest format {record.get('format_version')!r}, this version of belot_sim "
                                  f"reads format {FORMAT_VERSION}")
-            return cls(kind=record["kind"], frames=list(record["frames"]), n=int(record["n"]),
-                       start=int(record["start"]), partition_size=int(record["partition_size"]),
-                       arguments=record["arguments"], version=record["belot_sim_version"],
-                       parts={int(k): {f: int(r) for f, r in rows.items()} for k, rows in record["parts"].items()},
-                       created=record.get("created", ""), updated=record.get("updated", ""))
+            manifest = cls(kind=record["kind"], frames=list(record["frames"]), n=_count(record, "n", 0),
+                           start=_count(record, "start", 0), partition_size=_count(record, "partition_size", 1),
+                           arguments=record["arguments"], version=record["belot_sim_version"],
+                           parts={int(k): {f: int(r) for f, r in rows.items()} for k, rows in record["parts"].items()},
+                           created=record.get("created", ""), updated=record.get("updated", ""))
+            manifest._check()
+            return manifest
         except (ValueError, KeyError, TypeError, AttributeError) as error:
-            raise ValueError(f"{where}: unreadable manifest ({error})") from None
+            raise ValueError(f"{where}: unreadable manifest {MANIFEST} ({error}); the parts cannot be matched with "
+                             "the arguments that made them without it: write the dataset again in a new folder "
+                             "(or delete this one)") from None
+
+    def _check(self) -> None:
+        """A ValueError naming the first value a readable manifest cannot hold (an edited or foreign file)."""
+        if self.kind not in FRAMES:
+            raise ValueError(f"kind must be one of {sorted(FRAMES)}, got {self.kind!r}")
+        first, *others = FRAMES[self.kind]
+        if not self.frames or self.frames[0] != first or len(set(self.frames)) != len(self.frames) or not set(
+                self.frames[1:]) <= set(others):
+            raise ValueError(f"frames of a {self.kind} dataset are {first!r} then some of {others}, got {self.frames}")
+        if not isinstance(self.arguments, dict):
+            raise ValueError(f"arguments must be a mapping, got {type(self.arguments).__name__}")
+        for k, rows in self.parts.items():
+            if not 0 <= k < self.n_parts:
+                raise ValueError(f"part {k} is listed, the dataset has parts 0..{self.n_parts - 1}")
+            if sorted(rows) != sorted(self.frames) or min(rows.values()) < 0:
+                raise ValueError(f"part {k} lists rows {rows}, expected a count >= 0 for each of {self.frames}")
+
+
+def _first_difference(mine: dict, theirs: dict, prefix: str = ""):
+    """``(key, mine's value, theirs)`` of the first key whose values differ, ``(None, None, None)`` if none;
+    within a mapping on both sides (the rules) the key is dotted: ``rules.declarations``, and a ``name``
+    counts last (a preset changed in one option is renamed: the option says more)."""
+    keys = [*mine, *[k for k in theirs if k not in mine]]
+    for key in sorted(keys, key=lambda k: k == "name"):
+        a, b = mine.get(key), theirs.get(key)
+        if a != b:
+            if isinstance(a, dict) and isinstance(b, dict):
+                return _first_difference(a, b, f"{prefix}{key}.")
+            return f"{prefix}{key}", a, b
+    return None, None, None
+
+
+#: The frames of each kind of dataset: the first one always, then any of the others, in this order.
+FRAMES = {"deals": ("deals", "plays", "calls"), "matches": ("matches", "deals", "plays", "calls")}
+
+
+def _count(record: dict, key: str, least: int) -> int:
+    value = record[key]
+    if isinstance(value, bool) or not isinstance(value, int) or value < least:
+        raise ValueError(f"{key} must be an integer >= {least}, got {value!r}")
+    return value

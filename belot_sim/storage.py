@@ -12,6 +12,7 @@ gigabytes nobody reads soon, and on a virtual machine each fresh page of it is e
 from __future__ import annotations
 
 import collections
+import contextlib
 import os
 import secrets
 import threading
@@ -75,15 +76,46 @@ class Store:
         return "/".join([*folder, f"{TEMPORARY_PREFIX}{name}.{secrets.token_hex(6)}.tmp"])
 
     def write_bytes(self, data: bytes, *parts: str) -> None:
-        """Write a whole file atomically: a temporary file, then a rename."""
+        """Write a whole file atomically: a temporary file, then a rename (in a local folder the file
+        reaches the disk before the rename, so a crash of the machine leaves the old file or the new)."""
         tmp = self.temporary(*parts)
         try:
-            with self.fs.open_output_stream(self.join(tmp)) as stream:
-                stream.write(data)
+            if is_url(self.path):
+                with self.fs.open_output_stream(self.join(tmp)) as stream:
+                    stream.write(data)
+            else:
+                with open(self.join(tmp), "wb") as handle:
+                    handle.write(data)
+                    handle.flush()
+                    os.fsync(handle.fileno())
             self.fs.move(self.join(tmp), self.join(*parts))
         except BaseException:
             self.delete(tmp)
             raise
+
+    @contextlib.contextmanager
+    def lock(self, name: str):
+        """Hold the lock file ``name`` of a local folder for the block (``flock``), then delete it: a
+        second writer is refused with a ValueError at once.  The operating system releases the lock
+        when the process ends, however it ends (a killed writer leaves only the empty file); a folder
+        behind a URL, or a system without ``fcntl``, is not locked."""
+        try:
+            import fcntl
+        except ImportError:
+            fcntl = None
+        if fcntl is None or is_url(self.path):
+            yield
+            return
+        path = self.join(name)
+        handle = _locked(path, fcntl)
+        try:
+            yield
+        finally:
+            try:
+                os.unlink(path)  # before the unlock: a writer that opened it meanwhile sees it gone and retries
+            except OSError:
+                pass
+            handle.close()  # releases the lock
 
     def move(self, source: str, target: str) -> None:
         self.fs.move(self.join(source), self.join(target))
@@ -168,6 +200,26 @@ def _drop_cached(path: str) -> None:
         pass
     finally:
         os.close(fd)
+
+
+def _locked(path: str, fcntl):
+    """The lock file at ``path``, open and locked by this process (a ValueError if another holds it)."""
+    while True:
+        handle = open(path, "a")
+        try:
+            fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except BlockingIOError:
+            handle.close()
+            folder = os.path.dirname(path)
+            raise ValueError(f"{folder} is being written by another process (it holds {os.path.basename(path)}): "
+                             "wait for it to end, or stop it, before writing there") from None
+        try:
+            current = os.stat(path).st_ino == os.fstat(handle.fileno()).st_ino
+        except FileNotFoundError:
+            current = False
+        if current:  # not a file its last holder deleted after this one opened it
+            return handle
+        handle.close()
 
 
 def _filesystem(path: str):

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import stat
 import subprocess
@@ -118,6 +119,64 @@ def test_reading_a_damaged_dataset_names_the_part_and_the_cure(tmp_path):
         bs.read_parquet(path)
     bs.simulate_to_parquet(path, 3000, partition_size=1000, seed=2, resume=True)
     pd.testing.assert_frame_equal(bs.read_parquet(path), bs.simulate(3000, seed=2))
+
+
+@pytest.mark.parametrize("kind", ["deals", "matches"])
+def test_a_part_copied_from_another_part_is_found_and_recomputed(tmp_path, kind, monkeypatch):
+    """Row counts alone would accept it: the id statistics in its footer name the wrong range."""
+    path = tmp_path / "run"
+    write, n, kwargs = ((bs.simulate_to_parquet, 400, dict(partition_size=100, plays=True)) if kind == "deals"
+                        else (bs.simulate_matches_to_parquet, 8, dict(partition_size=2, plays=True)))
+    write(path, n, seed=4, **kwargs)
+    expected = [bs.read_parquet(path, frame=f) for f in manifest_of(path)["frames"]]
+    first, column = manifest_of(path)["frames"][0], "deal_id" if kind == "deals" else "match_id"
+    copied = (first, "plays") if kind == "deals" else (first,)  # frames whose parts have equal row counts
+    for frame in copied:
+        (path / frame / datasets.part_name(1)).write_bytes((path / frame / datasets.part_name(3)).read_bytes())
+    parts = manifest_of(path)["parts"]
+    assert all(parts["1"][f] == parts["3"][f] for f in copied)
+    for frame in copied:
+        with pytest.raises(ValueError, match=rf"damaged: its part .*{datasets.part_name(1)} holds .*, part 1 is"):
+            bs.read_parquet(path, frame=frame)
+    written = []
+    real = datasets._write_parts
+    monkeypatch.setattr(datasets, "_write_parts", lambda store, frames, plan, parts, *a: written.extend(
+        k for k, _, _ in parts) or real(store, frames, plan, parts, *a))
+    write(path, n, seed=4, resume=True, **kwargs)
+    assert written == [1]
+    for frame, frame_expected in zip(manifest_of(path)["frames"], expected):
+        pd.testing.assert_frame_equal(bs.read_parquet(path, frame=frame), frame_expected)
+    assert bs.read_parquet(path, frame=first)[column].is_unique
+
+
+BAD_MANIFESTS = [
+    ("partition_size", 0, "partition_size must be an integer >= 1"),
+    ("partition_size", "100", "partition_size must be an integer"),
+    ("n", -3, "n must be an integer >= 0"),
+    ("start", 1.5, "start must be an integer"),
+    ("kind", "hands", "kind must be one of"),
+    ("frames", ["plays", "deals"], "frames of a deals dataset"),
+    ("frames", ["deals", "deals"], "frames of a deals dataset"),
+    ("parts", {"7": {"deals": 100}}, "part 7 is listed, the dataset has parts 0..1"),
+    ("parts", {"0": {"deals": -1}}, "part 0 lists rows"),
+    ("parts", {"0": {"plays": 100}}, "part 0 lists rows"),
+    ("arguments", [1, 2], "arguments must be a mapping"),
+]
+
+
+@pytest.mark.parametrize("key, value, pattern", BAD_MANIFESTS, ids=[f"{k}={v!r}" for k, v, _ in BAD_MANIFESTS])
+def test_a_manifest_with_impossible_values_is_refused_by_name(tmp_path, key, value, pattern):
+    path = tmp_path / "run"
+    bs.simulate_to_parquet(path, 200, partition_size=100)
+    record = manifest_of(path)
+    record[key] = value
+    (path / MANIFEST).write_text(json.dumps(record))
+    before = files(path)
+    for call in (lambda: bs.read_parquet(path), lambda: bs.simulate_to_parquet(path, 200, partition_size=100,
+                                                                                resume=True)):
+        with pytest.raises(ValueError, match=f"unreadable manifest.*{pattern}.*new folder"):
+            call()
+    assert files(path) == before
 
 
 def test_plain_pyarrow_pandas_duckdb_and_dask_read_the_folders(tmp_path):
@@ -278,6 +337,10 @@ def test_a_writer_killed_mid_run_leaves_complete_parts_and_resumes_to_the_same_r
             assert writer.poll() is None, writer.stderr.read().decode()[-2000:]
             assert time.monotonic() < deadline, "the writer wrote no part"
             time.sleep(0.02)
+        # a second writer on the same folder is refused at once, and removes none of the first one's files
+        with pytest.raises(ValueError, match="being written by another process"):
+            bs.simulate_to_parquet(path, 80, partition_size=4, players="pimc", seed=5, resume=True)
+        assert writer.poll() is None
     finally:
         writer.send_signal(signal.SIGKILL)
         writer.wait()
@@ -329,7 +392,8 @@ def test_refusals_leave_an_existing_dataset_untouched(tmp_path):
         (dict(seed=1, resume=True, partition_size=50), "partition_size"),
         (dict(seed=1, resume=True, n=300), r"\bn=200"),
         (dict(seed=1, resume=True, contract="H"), "contract"),
-        (dict(seed=1, resume=True, rules=bs.BULGARIAN.replace(declarations=False)), "rules"),
+        (dict(seed=1, resume=True, rules=bs.BULGARIAN.replace(declarations=False)),
+         "rules.declarations=True, this call has rules.declarations=False"),
     ]
     for kwargs, pattern in refusals:
         kwargs = {"n": 200, "partition_size": 100, **kwargs}
@@ -361,13 +425,28 @@ def test_unusable_paths_are_refused(tmp_path):
     (tmp_path / "a_file").write_text("x")
     (tmp_path / "full").mkdir()
     (tmp_path / "full" / "notes.txt").write_text("mine")
-    for path, pattern in [(tmp_path / "a_file", "is a file"), (tmp_path / "a_file" / "run", "does not exist"),
+    for path, pattern in [(tmp_path / "a_file", "is a file"), (tmp_path / "a_file" / "run", "a_file is a file"),
                           (tmp_path / "missing" / "run", "does not exist"), (tmp_path / "full", "not empty"),
                           (42, "path must be")]:
         with pytest.raises((ValueError, TypeError), match=pattern):
             bs.simulate_to_parquet(path, 10)
     assert (tmp_path / "full" / "notes.txt").read_text() == "mine" and sorted(os.listdir(tmp_path / "full")) == [
         "notes.txt"]
+
+
+def test_a_writer_stopped_before_its_first_manifest_leaves_a_usable_folder(tmp_path):
+    """The lock file alone (a writer killed at once) does not make the folder someone else's; a frame's
+    name taken by a file is refused by name, before anything is written."""
+    path = tmp_path / "run"
+    path.mkdir()
+    (path / "_belot_sim.lock").write_text("")
+    bs.simulate_to_parquet(path, 100, partition_size=50, seed=3)
+    pd.testing.assert_frame_equal(bs.read_parquet(path), bs.simulate(100, seed=3))
+    shutil.rmtree(path / "deals")
+    (path / "deals").write_text("mine")
+    with pytest.raises(ValueError, match="deals is a file"):
+        bs.simulate_to_parquet(path, 100, partition_size=50, seed=3, resume=True)
+    assert (path / "deals").read_text() == "mine"
 
 
 def test_a_url_path_goes_through_fsspec(tmp_path):
