@@ -11,7 +11,9 @@ seats as agents (extra ``env``: ``pip install "belot-sim[env]"``).
 ((1185,), 7)
 
 **Agents** ``seat_0`` .. ``seat_3``, except the seats in ``opponents`` (``{seat: Bot or player
-name}``; a name makes ``Bot(name, rules=rules, bidder="heuristic")``; a bot needs a bidder), which
+name}``; a name makes ``Bot(name, rules=rules, bidder="heuristic")``, of seed 0 whatever the
+environment's seed: a ``random`` or ``pimc`` opponent chooses alike in the same position in every
+episode, give ``Bot(..., seed=s)`` for others; a bot needs a bidder), which
 the environment plays itself between the agents' turns — one learning agent against belot_sim bots.
 The seat to move acts; whoever wins a trick leads the next, so turns do not simply rotate.
 
@@ -21,7 +23,7 @@ An illegal action raises :class:`belot_sim.IllegalActionError` (a ValueError) li
 
 **Observation** ``{"observation": int8[1185], "action_mask": int8[41]}``, every entry 0 or 1, seats
 *relative to the observer* (``k`` = the seat ``k`` places after it in playing order: 0 itself, 2 its
-partner).  The slots (:data:`OBSERVATION`; ``OBSERVATION.describe()`` prints offsets):
+partner).  The slots (:data:`OBSERVATION`; ``print(OBSERVATION.describe())`` shows the offsets):
 
 ========== ======== ================================================================================
 slot       size     meaning
@@ -63,6 +65,7 @@ from pettingzoo.utils import wrappers
 
 from .bots import Bot, fill_record, new_record
 from .cards import format_card, iter_cards
+from .checks import check_int
 from .errors import IllegalActionError
 from .kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME, MAX_CALLS, N_CODES
 from .kernels.core.dealing import deal_pack
@@ -119,6 +122,11 @@ def _opponents(opponents, rules: Rules) -> dict[int, Bot]:
     return bots
 
 
+def _check_seed(seed) -> int | None:
+    """The environment's seed, checked as ``simulate``'s (``None``: drawn at the first reset)."""
+    return None if seed is None else check_int(seed, "seed", 0, 2**64 - 1)
+
+
 class raw_env(AECEnv):
     """The AEC environment of one Belot deal (module docstring); use :func:`env`."""
 
@@ -136,7 +144,7 @@ class raw_env(AECEnv):
             "observation": gymnasium.spaces.Box(0, 1, (OBSERVATION.size,), np.int8),
             "action_mask": gymnasium.spaces.Box(0, 1, (N_ACTIONS,), np.int8)}) for a in self.possible_agents}
         self._actions = {a: gymnasium.spaces.Discrete(N_ACTIONS) for a in self.possible_agents}
-        self._seed = seed
+        self._seed = _check_seed(seed)
         self._deal_id = 0
         self._record = new_record(self.rules, 0, False)
         self._view = np.zeros(V_SIZE, dtype=np.int64)
@@ -152,7 +160,7 @@ class raw_env(AECEnv):
 
     def reset(self, seed=None, options=None):
         if seed is not None:
-            self._seed, self._deal_id = int(seed), 0
+            self._seed, self._deal_id = _check_seed(seed), 0
         elif self._seed is None:
             self._seed, self._deal_id = int(np.random.SeedSequence().entropy % 2**63), 0
         pack = np.empty(32, dtype=np.int64)
@@ -219,6 +227,8 @@ class raw_env(AECEnv):
         return mask
 
     def observe(self, agent):
+        if agent not in self.possible_agents:
+            raise ValueError(f"{agent!r} is not an agent of this environment: the agents are {self.possible_agents}")
         seat = int(agent[-1])
         return {"observation": self._observation(seat), "action_mask": self._mask(seat)}
 

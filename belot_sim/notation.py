@@ -109,10 +109,12 @@ def parse_rules(value: str) -> Rules:
         raise _error("rules", f"unknown preset {preset!r}: expected one of {', '.join(sorted(PRESETS))}")
     changes = {}
     for item in options:
-        name, sep, raw = item.partition("=")
+        name, sep, raw = item.lower().partition("=")  # names and values are lower case, as to_text writes them
         if not sep or not raw:
             raise _error("rules", f"expected option=value after the preset, got {item!r}")
-        changes[name] = {"true": True, "false": False}.get(raw.lower(), int(raw) if raw.isdigit() else raw)
+        if name in changes:
+            raise _error("rules", f"option {name!r} given twice")
+        changes[name] = {"true": True, "false": False}.get(raw, int(raw) if raw.isdigit() else raw)
     try:
         return PRESETS[preset.lower()].replace(**changes)
     except (TypeError, ValueError) as error:
@@ -233,6 +235,8 @@ def parse_position(text: str) -> Position:
         multiplier = f.get("multiplier", "1")
         if multiplier not in ("1", "2", "4"):
             raise _error("multiplier", f"expected 1, 2 (doubled) or 4 (redoubled), got {multiplier!r}")
+        if rules.is_classic and multiplier != "1":
+            raise _error("multiplier", f"expected 1 (classic deals are not doubled), got {multiplier!r}")
         return Position(kind, rules, dealer, hands, plays, contract, parse_seat("declarer", f["declarer"]),
                         int(multiplier))
     stock = parse_stock(f["stock"])

@@ -152,6 +152,21 @@ def test_bad_opponents_and_illegal_actions_are_refused():
         belot_env.env(render_mode="rgb_array")
 
 
+def test_bad_seeds_and_agents_are_refused_by_name():
+    """As ``simulate`` refuses them, when the environment is made or reset (not a numpy overflow later)."""
+    for seed, error in [(-1, ValueError), (2**64, ValueError), (1.7, TypeError), (True, TypeError), ("5", TypeError)]:
+        with pytest.raises(error, match="seed must be"):
+            belot_env.env(seed=seed)
+        with pytest.raises(error, match="seed must be"):
+            belot_env.env().reset(seed=seed)
+    e = belot_env.raw_env(opponents={1: "hard", 3: "hard"}, seed=2)
+    e.reset()
+    for agent in ("seat_9", "foo", "seat_1"):
+        with pytest.raises(ValueError, match=rf"{agent!r} is not an agent of this environment.*seat_0"):
+            e.observe(agent)
+    assert e.observe("seat_2")["action_mask"].shape == (belot_env.N_ACTIONS,)
+
+
 def test_the_documented_observation_layout_is_the_environments():
     import re
     from pathlib import Path

@@ -169,6 +169,10 @@ def test_a_full_text_with_unknown_cards_hides_the_seats_that_hold_them():
     ("belot deal; rules french; dealer 1; contract H; declarer 0; hands ? ? ? ?", "field 'rules': unknown preset"),
     ("belot deal; rules classic colour=red; dealer 1; contract H; declarer 0; hands ? ? ? ?", "field 'rules'.*colour"),
     ("belot deal; rules classic declarations; dealer 1; contract H; declarer 0; hands ? ? ? ?", "option=value"),
+    ("belot deal; rules bulgarian undertrump=required undertrump=free; dealer 1; contract H; declarer 0; "
+     "hands ? ? ? ?", "field 'rules': option 'undertrump' given twice"),
+    ("belot deal; rules classic; dealer 1; contract H; declarer 0; multiplier 2; hands ? ? ? ?",
+     "field 'multiplier': expected 1 .classic"),
     ("belot deal; dealer 1; contract H; declarer 0; hands AKQJT98Z... ? ? ?", "'Z' is not a rank"),
     ("belot deal; dealer 1; contract H; declarer 0; hands AAKQJT98... ? ? ?", "AS appears twice"),
     ("belot deal; dealer 1; contract H; declarer 0; hands AKQJT987... AKQJT987... ? ?", "AS is in two hands"),
@@ -186,6 +190,14 @@ def test_a_full_text_with_unknown_cards_hides_the_seats_that_hold_them():
 def test_malformed_texts_name_the_problem(text, pattern):
     with pytest.raises(ValueError, match=pattern):
         ref.state_from_text(text)
+
+
+def test_rule_options_are_read_in_any_case_and_a_bad_seed_is_a_type_error():
+    text = "belot deal; rules bulgarian UNDERTRUMP=Required; dealer 1; contract H; declarer 0; hands ? ? ? ?"
+    assert ref.DealState.from_text(text, seed=1).rules == bs.BULGARIAN.replace(undertrump="required")
+    for seed in ("1", 1.5, True):
+        with pytest.raises(TypeError, match="seed must be an integer"):
+            ref.DealState.from_text(text, seed=seed)
 
 
 def test_a_text_of_the_wrong_kind_says_which_reader_to_use():

@@ -144,7 +144,9 @@ def first_quiet(build, seed: int):
     """``build(rng)`` — a state with unknown places filled from ``rng`` — drawn up to
     :data:`QUIET_TRIES` times from one stream of ``seed``: the first whose unknown seats announce
     nothing in its play phase (module docstring), else the last."""
-    if not is_integer(seed) or seed < 0:
+    if not is_integer(seed):
+        raise TypeError(f"seed must be an integer, got {type(seed).__name__}")
+    if seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     rng = random.Random(int(seed))
     for _ in range(QUIET_TRIES):
