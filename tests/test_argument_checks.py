@@ -70,7 +70,7 @@ def test_numpy_multipliers_are_accepted():
     (lambda: bs.warmup(5), TypeError, "families must be"),
     (lambda: bs.wilson_interval(5, 3), ValueError, "successes must be between 0 and n=3"),
     (lambda: bs.analyze(ref.DealState.from_text(POSITION), players=None), TypeError, "players must be"),
-    (lambda: ref.DealState.from_text(POSITION, seed="x"), ValueError, "seed must be"),
+    (lambda: ref.DealState.from_text(POSITION, seed="x"), TypeError, "seed must be an integer"),
     (lambda: ref.DealState.from_text(POSITION + "; play 7S TS AS KH || AD"), ValueError, "an empty trick"),
     (lambda: ref.DealState.from_text(POSITION + "; play | 7S"), ValueError, "an empty trick"),
     (lambda: bs.tournament("hard", "easy", 10, partition_size=0), ValueError, "partition_size"),
