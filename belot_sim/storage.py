@@ -18,6 +18,11 @@ import secrets
 import threading
 from pathlib import Path
 
+try:
+    import fcntl
+except ImportError:  # not a POSIX system: folders are not locked (Store.lock)
+    fcntl = None
+
 #: Not a part of the data: readers of a Parquet folder skip names beginning with "." or "_".
 TEMPORARY_PREFIX = "."
 
@@ -99,15 +104,11 @@ class Store:
         second writer is refused with a ValueError at once.  The operating system releases the lock
         when the process ends, however it ends (a killed writer leaves only the empty file); a folder
         behind a URL, or a system without ``fcntl``, is not locked."""
-        try:
-            import fcntl
-        except ImportError:
-            fcntl = None
         if fcntl is None or is_url(self.path):
             yield
             return
         path = self.join(name)
-        handle = _locked(path, fcntl)
+        handle = _locked(path)
         try:
             yield
         finally:
@@ -202,7 +203,7 @@ def _drop_cached(path: str) -> None:
         os.close(fd)
 
 
-def _locked(path: str, fcntl):
+def _locked(path: str):
     """The lock file at ``path``, open and locked by this process (a ValueError if another holds it)."""
     while True:
         handle = open(path, "a")

@@ -41,6 +41,15 @@ def manifest_of(path) -> dict:
     return json.loads((path / MANIFEST).read_text())
 
 
+def record_written_parts(monkeypatch) -> list[int]:
+    """The part numbers the dataset writer computes from now on, in order (it still writes them)."""
+    written = []
+    real = datasets._write_parts
+    monkeypatch.setattr(datasets, "_write_parts", lambda store, frames, plan, parts, *a: written.extend(
+        k for k, _, _ in parts) or real(store, frames, plan, parts, *a))
+    return written
+
+
 # --- what a dataset holds --------------------------------------------------------------------
 
 @pytest.mark.parametrize("partition_size, threads, compression", [(1000, 1, "lz4"), (999, 2, "zstd"),
@@ -138,10 +147,7 @@ def test_a_part_copied_from_another_part_is_found_and_recomputed(tmp_path, kind,
     for frame in copied:
         with pytest.raises(ValueError, match=rf"damaged: its part .*{datasets.part_name(1)} holds .*, part 1 is"):
             bs.read_parquet(path, frame=frame)
-    written = []
-    real = datasets._write_parts
-    monkeypatch.setattr(datasets, "_write_parts", lambda store, frames, plan, parts, *a: written.extend(
-        k for k, _, _ in parts) or real(store, frames, plan, parts, *a))
+    written = record_written_parts(monkeypatch)
     write(path, n, seed=4, resume=True, **kwargs)
     assert written == [1]
     for frame, frame_expected in zip(manifest_of(path)["frames"], expected):
@@ -280,10 +286,7 @@ def test_resume_computes_only_missing_and_unreadable_parts(tmp_path, monkeypatch
     before = files(path)
     (path / "deals" / datasets.part_name(1)).unlink()  # lost
     (path / "plays" / datasets.part_name(3)).write_bytes(b"not parquet")  # damaged
-    written = []
-    real = datasets._write_parts
-    monkeypatch.setattr(datasets, "_write_parts", lambda store, frames, plan, parts, *a: written.extend(
-        k for k, _, _ in parts) or real(store, frames, plan, parts, *a))
+    written = record_written_parts(monkeypatch)
     bs.simulate_to_parquet(path, 5000, partition_size=1000, resume=True, **AUCTION)
     assert written == [1, 3]
     after = files(path)
