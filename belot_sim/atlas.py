@@ -43,8 +43,10 @@ SCORE_SCALE, RAW_SCALE = 100, 10
 
 
 def check_atlas_rules(rules, what: str) -> None:
-    """The atlas is computed for the bulgarian preset only."""
-    if Rules.coerce(rules) != BULGARIAN:
+    """The atlas is computed for the bulgarian preset only (any match target: a deal's score does not
+    depend on it)."""
+    rules = Rules.coerce(rules)
+    if rules.replace(match_target=BULGARIAN.match_target) != BULGARIAN:
         raise ValueError(f"{what} covers the bulgarian preset only (the bid atlas was computed for it), got "
                          f"{Rules.coerce(rules).name}")
 

@@ -191,7 +191,7 @@ class Bot:
         hands5 = np.zeros(4, dtype=np.int64)
         hands5[seat] = full.first_hands[seat]  # the seat's own cards only
         models = np.full(4, BIDDER_CODES[self.bidder or "heuristic"], dtype=np.int64)
-        start_auction(self._scratch, codes, len(codes), full.dealer, self.rules.all_no_trumps, models, hands5,
+        start_auction(self._scratch, codes, len(codes), full.dealer, flags_of(self.rules), models, hands5,
                       self._weights)
 
     def _follow(self, deal_id, n: int) -> int:

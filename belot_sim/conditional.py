@@ -29,8 +29,9 @@ from .cards import format_cards, popcount, to_mask
 from .frames import CALL_LETTERS
 from .kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME
 from .kernels.core.layouts import A_SIZE
+from .kernels.core.options import flags_of
 from .reference.auction import AuctionState, normalize_call
-from .rules import Contract, Rules
+from .rules import Contract, Rules, is_integer
 
 #: Candidates per screening kernel call at first (then sized from the acceptance seen so far).
 FIRST_SCREEN = 1 << 14
@@ -66,9 +67,9 @@ class Auction:
 
 def parse_calls(auction) -> list[str]:
     """The call names of ``auction``: a string of the ``auction`` column's letters (``"PHPP"``) or a
-    sequence of call names (``["pass", "H"]``)."""
+    sequence of call names (``["pass", "H"]``); spaces between letters are ignored (``"P H"``)."""
     if isinstance(auction, str):
-        text = auction.strip().upper()
+        text = "".join(auction.split()).upper()
         bad = sorted(set(text) - set(CALL_LETTERS))
         if bad:
             raise ValueError(f"auction {auction!r}: {bad[0]!r} is not a call letter (the auction column's letters: "
@@ -164,16 +165,17 @@ def check_own_calls(auction: Auction, hand: int, seat: int, rules: Rules, models
     state = np.zeros(A_SIZE, dtype=np.int64)
     turned_card = -1 if turned is None else turned
     at = first_mismatch(auction.codes, len(auction.codes), hands5, auction.dealer, int(rules.is_classic),
-                        rules.all_no_trumps, turned_card, only, -1, state, weights)
+                        flags_of(rules), turned_card, only, -1, state, weights)
     if at >= 0:
         from .kernels.bidding.consistent import model_call
         from .kernels.core.auction_rules import legal_calls
 
-        first_mismatch(auction.codes, at, hands5, auction.dealer, int(rules.is_classic), rules.all_no_trumps,
+        first_mismatch(auction.codes, at, hands5, auction.dealer, int(rules.is_classic), flags_of(rules),
                        turned_card, only, -1, state, weights)  # the state just before the call
         legal = legal_calls(state, seat, int(rules.is_classic), rules.all_no_trumps,
                             turned_card >> 3 if rules.is_classic else -1)
-        expected = model_call(models[seat], legal, hand, seat, state, int(rules.is_classic), turned_card, weights)
+        expected = model_call(models[seat], legal, hand, seat, state, int(rules.is_classic), flags_of(rules),
+                              turned_card, weights)
         raise ValueError(f"the auction {auction.text!r} contradicts the hand {format_cards(hand)}: with it seat "
                          f"{seat}'s bidder model calls {CALL_NAMES[expected]} at call {at + 1}, not "
                          f"{CALL_NAMES[auction.codes[at]]}")
@@ -202,10 +204,10 @@ def screen(seed: int, samples: int, max_tries: int, fixed: np.ndarray, free: np.
     block = min(FIRST_SCREEN, max_tries)
     while found < samples and start < max_tries:
         size = min(block, max_tries - start)
-        flags = np.zeros(size, dtype=np.int8)
+        accepted_now = np.zeros(size, dtype=np.int8)
         screen_layouts(np.uint64(seed), start, size, fixed, free, auction.codes, auction.dealer, int(rules.is_classic),
-                       rules.all_no_trumps, models, seat, weights, flags)
-        ids = start + np.flatnonzero(flags)
+                       flags_of(rules), models, seat, weights, accepted_now)
+        ids = start + np.flatnonzero(accepted_now)
         accepted.append(ids)
         found += len(ids)
         start += size
@@ -221,11 +223,16 @@ def screen(seed: int, samples: int, max_tries: int, fixed: np.ndarray, free: np.
 
 
 def check_turned(turned, rules: Rules, hand: int) -> int | None:
-    """The classic turned card as an index (``None`` in bulgarian), not in the hand."""
+    """The classic turned card as an index (``None`` in bulgarian), not in the hand: a card's text
+    (``"KD"``) or its index 0..31 (as in the ``turned_card`` column), not a mask."""
     if turned is None:
         return None
     if not rules.is_classic:
         raise ValueError("turned= is the classic turned card; bulgarian deals have none")
+    if is_integer(turned):
+        if not 0 <= turned < 32:
+            raise ValueError(f"turned must be one card, its text or its index 0..31, got {turned!r}")
+        turned = 1 << int(turned)
     mask = to_mask(turned, "turned")
     if popcount(mask) != 1:
         raise ValueError(f"turned must be one card, got {format_cards(mask)}")
@@ -248,7 +255,6 @@ def play_accepted(ids: np.ndarray, fixed: np.ndarray, free: np.ndarray, contract
     from .frames import auction_columns, categorize, deal_columns, join_arrays
     from .kernels.batch.estimate import auction_rollout
     from .kernels.core.layouts import AH_SIZE, D_DECLARER, D_SIZE, P_SIZE
-    from .kernels.core.options import flags_of
     from .registry import is_searching
     from .simulation import search_token
 

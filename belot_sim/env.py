@@ -32,8 +32,9 @@ HAND       32       the observer's cards now (its 5 cards during the auction)
 PLAYED_BY  4 x 32   the cards each seat has played (the trick in progress included)
 TRICK      4 x 32   the card each seat has put on the table in the trick in progress
 WON        2 x 32   the cards of the completed tricks won by the observer's team, by the other team
-SHOWN      4 x 32   the cards each seat is known to hold or to have held: declarations shown in the
-                    first trick, the partner card of an announced belot
+SHOWN      4 x 32   the cards each seat is known to hold or to have held: declarations shown at the
+                    end of the first trick (none with declarations_shown="end"), the partner card of
+                    an announced belot
 EXCLUDED   4 x 32   the cards each seat is known not to hold (shown by the rules of play: a suit not
                     followed, a trump not played when obliged)
 TURNED     32       classic: the turned card

@@ -20,6 +20,7 @@ FAMILIES = ("bulgarian", "classic")
 MAX_MATCH_TARGET = 1_000_000
 UNDERTRUMP_OPTIONS = ("free", "required")
 DECLARATION_CONTESTS = ("by_category", "single")
+DECLARATIONS_SHOWN = ("first_trick", "end")
 
 
 def is_integer(value) -> bool:
@@ -158,6 +159,9 @@ class Rules:
     declaration_contest: str = "by_category"
     #: Bulgarian: a made, undoubled contract's trailing side that took points but rounds to 0 gets 1.
     trailing_point: bool = False
+    #: When the scoring team's declarations are shown: ``"first_trick"`` (at its end) or ``"end"`` (of
+    #: the deal, as the Dutch and Russian rule pages say).  Only what the searching players know changes.
+    declarations_shown: str = "first_trick"
 
     def __post_init__(self) -> None:
         if self.family not in FAMILIES:
@@ -167,6 +171,9 @@ class Rules:
         if self.declaration_contest not in DECLARATION_CONTESTS:
             raise ValueError(f"unknown declaration_contest {self.declaration_contest!r}: expected one of "
                              f"{DECLARATION_CONTESTS}")
+        if self.declarations_shown not in DECLARATIONS_SHOWN:
+            raise ValueError(f"unknown declarations_shown {self.declarations_shown!r}: expected one of "
+                             f"{DECLARATIONS_SHOWN}")
         for name in ("at_overtake_partner", "declarations", "all_no_trumps", "trailing_point"):
             if isinstance(getattr(self, name), np.bool_):  # numpy's True/False mean the same
                 object.__setattr__(self, name, bool(getattr(self, name)))

@@ -79,10 +79,11 @@ def check_multiplier(multiplier, rules: Rules) -> int:
     return int(multiplier)
 
 
-def _check_raw(bidding_raw: int, defenders_raw: int) -> None:
+def _check_raw(bidding_raw: int, defenders_raw: int) -> tuple[int, int]:
     for name, value in (("bidding_raw", bidding_raw), ("defenders_raw", defenders_raw)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        if not is_integer(value) or value < 0:
             raise ValueError(f"{name} must be a non-negative integer, got {value!r}")
+    return int(bidding_raw), int(defenders_raw)
 
 
 def score_deal(
@@ -108,7 +109,7 @@ def score_deal(
     """
     rules = Rules.coerce(rules)
     contract = Contract.coerce(contract)
-    _check_raw(bidding_raw, defenders_raw)
+    bidding_raw, defenders_raw = _check_raw(bidding_raw, defenders_raw)
     multiplier = check_multiplier(multiplier, rules)
     belot, declared = _check_extras(belot, declared, capot)
     if rules.is_classic:

@@ -142,3 +142,11 @@ def test_the_job_script_resumes_and_refuses_other_arguments(tmp_path):
     assert refused.returncode != 0 and "samples=2" in refused.stderr
     fresh = subprocess.run(script, capture_output=True, text=True, timeout=600)
     assert fresh.returncode != 0 and "--resume" in fresh.stderr
+
+
+def test_the_atlas_bidder_plays_matches_to_any_target_but_no_other_rules():
+    matches, deals = bs.simulate_matches(3, bidders="atlas", rules=bs.BULGARIAN.replace(match_target=101), seed=4)
+    assert len(matches) == 3 and (matches["target"] >= 101).all() and len(deals) > 3
+    for rules in (bs.BULGARIAN.replace(declarations=False), bs.CLASSIC):
+        with pytest.raises(ValueError, match="bulgarian preset only"):
+            bs.simulate_matches(3, bidders="atlas", rules=rules)

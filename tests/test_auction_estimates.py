@@ -28,11 +28,13 @@ from belot_sim.kernels.bidding.consistent import first_mismatch
 from belot_sim.kernels.core import auction_rules as ka
 from belot_sim.kernels.core.dealing import auction_hands
 from belot_sim.kernels.core.layouts import A_SIZE, BIDDER_WEIGHTS
+from belot_sim.kernels.core.options import flags_of
 from belot_sim.options import bidder_params
 from helpers import mask
 
 HAND = "JH 9H AH KS 7C"
 WEIGHTS = BIDDER_WEIGHTS.defaults()
+BULGARIAN_FLAGS = flags_of(bs.BULGARIAN)
 HEURISTIC4 = np.full(4, HEURISTIC, dtype=np.int64)
 
 
@@ -44,8 +46,8 @@ def chi2_critical(dof: int, p: float = 1e-4) -> float:
 
 def accepts(codes, hands5, dealer=3, skip=-1) -> bool:
     state = np.zeros(A_SIZE, dtype=np.int64)
-    return first_mismatch(np.array(codes, dtype=np.int64), len(codes), hands5, dealer, 0, True, -1, HEURISTIC4, skip,
-                          state, WEIGHTS) < 0
+    return first_mismatch(np.array(codes, dtype=np.int64), len(codes), hands5, dealer, 0, BULGARIAN_FLAGS, -1,
+                          HEURISTIC4, skip, state, WEIGHTS) < 0
 
 
 def class_of(pack, free_cards):
@@ -87,8 +89,8 @@ def test_accepted_layouts_are_uniform_among_the_consistent_ones():
     assert chosen is not None
     n = 200_000
     flags = np.zeros(n, dtype=np.int8)
-    kernel_estimate.screen_layouts(np.uint64(5), 0, n, fixed, free, np.array(chosen, dtype=np.int64), 3, 0, True,
-                                   HEURISTIC4, -1, WEIGHTS, flags)
+    kernel_estimate.screen_layouts(np.uint64(5), 0, n, fixed, free, np.array(chosen, dtype=np.int64), 3, 0,
+                                   BULGARIAN_FLAGS, HEURISTIC4, -1, WEIGHTS, flags)
     ids = np.flatnonzero(flags)
     counts = dict.fromkeys(fit, 0)
     pack, work = np.empty(32, dtype=np.int64), np.empty(32, dtype=np.int64)

@@ -26,6 +26,7 @@ from belot_sim.kernels.core import layouts as L
 from helpers import family_of
 
 DEFAULTS = (auction_loop.DEFAULT_INTS, auction_loop.DEFAULT_WEIGHTS)
+CLASSIC_DEFAULTS = (auction_loop.CLASSIC_INTS, auction_loop.DEFAULT_WEIGHTS)
 
 
 def params(**given):
@@ -223,7 +224,7 @@ def heuristic_first_call(hand_text: str, family: int = 0, turned: int = -1) -> i
     ka.auction_start(state, 3, family, turned >> 3 if turned >= 0 else -1)
     legal = ka.legal_calls(state, 0, family, family == 0, turned >> 3 if turned >= 0 else -1)
     return choose.choose_call(choose.HEURISTIC, legal, np.uint64(0), bs.parse_cards(hand_text), 0, state, family,
-                              turned, *DEFAULTS)
+                              turned, *(CLASSIC_DEFAULTS if family else DEFAULTS))
 
 
 def test_heuristic_opens_strong_hearts():
@@ -238,6 +239,44 @@ def test_heuristic_passes_a_worthless_hand():
 def test_heuristic_opens_all_trumps_and_no_trumps():
     assert heuristic_first_call("JC JD JS 9C 9D") == ka.CALL_AT
     assert heuristic_first_call("AC AD AS TC TS") == ka.CALL_NT
+
+
+def opening_call(hand: int, turned: int, rules: bs.Rules) -> int:
+    """The heuristic's first call with ``hand`` as seat 0 (dealer 3) under ``rules``' parameters
+    (``turned``: the classic turned card, ignored in bulgarian)."""
+    family = 1 if rules.is_classic else 0
+    turned = turned if family else -1
+    state = new_state()
+    ka.auction_start(state, 3, family, turned >> 3 if family else -1)
+    legal = ka.legal_calls(state, 0, family, rules.all_no_trumps, turned >> 3 if family else -1)
+    return choose.choose_call(choose.HEURISTIC, legal, np.uint64(0), np.int64(hand), 0, state, family, turned,
+                              *options.bidder_params(rules))
+
+
+@pytest.mark.parametrize("preset", [bs.BULGARIAN, bs.CLASSIC.replace(all_no_trumps=True)], ids=["bulgarian", "classic"])
+def test_the_heuristic_counts_declarations_exactly_when_the_rules_score_them(preset):
+    """The ``declarations`` option, not the family, decides: hands without a sequence or carré call
+    the same either way, and some hands with one call differently (a stronger contract or a bid)."""
+    from belot_sim.kernels.bidding.heuristic import declaration_points
+
+    on, off = preset.replace(declarations=True), preset.replace(declarations=False)
+    rng = random.Random(7)
+    changed = 0
+    for _ in range(3000):
+        *cards, turned = rng.sample(range(32), 6)
+        hand = sum(1 << c for c in cards)
+        a, b = opening_call(hand, turned, on), opening_call(hand, turned, off)
+        if declaration_points(np.int64(hand | (1 << turned) if preset.is_classic else hand)) == 0:
+            assert a == b, bs.format_cards(hand)
+        changed += a != b
+    assert changed >= 20
+
+
+def test_simulated_auctions_follow_the_declarations_option():
+    deals = {r.name: bs.simulate(3000, rules=r, bidders="heuristic", seed=3)["auction"]
+             for r in (bs.BULGARIAN, bs.BULGARIAN.replace(declarations=False))}
+    first, second = deals.values()
+    assert (first != second).sum() > 30
 
 
 def response_to_clubs(bidder: int, hand_text: str, rng: int) -> tuple[int, np.ndarray]:

@@ -366,6 +366,8 @@ def test_replace_unknown_option_is_type_error(name):
         ("declarations", 1),
         ("at_overtake_partner", "no"),
         ("family", "french"),
+        ("declarations_shown", "never"),
+        ("declarations_shown", True),
     ],
 )
 def test_bad_option_value_is_an_error(option, value):

@@ -20,6 +20,7 @@ from belot_sim.kernels.core.auction_rules import CALL_OF_NAME
 from belot_sim.bots import fill_record, new_record, turned_card_of
 from belot_sim.kernels.core.layouts import (S_FIRST_TRY, S_HANDS, S_INFERRED, S_SIZE, S_TURNED_CARD, S_WORLD_RNG,
                                             V_KNOWN, V_SIZE)
+from belot_sim.kernels.core.options import flags_of
 from belot_sim.kernels.policies.position import public_view
 from belot_sim.kernels.core.tables import TRUMPS
 from belot_sim.kernels.policies.inference import sample_inferred_layout, start_auction
@@ -48,7 +49,7 @@ def expert_scratch(state: ref.FullDealState, seat: int, stream: int) -> np.ndarr
     hands5 = np.zeros(4, dtype=np.int64)
     hands5[seat] = state.first_hands[seat]
     scratch[S_TURNED_CARD] = -1 if state.auction.turned is None else state.auction.turned  # the deal's (start_deal)
-    start_auction(scratch, codes, len(codes), state.dealer, state.rules.all_no_trumps,
+    start_auction(scratch, codes, len(codes), state.dealer, flags_of(state.rules),
                   np.full(4, BIDDER_CODES["heuristic"], dtype=np.int64), hands5, WEIGHTS)
     return scratch
 

@@ -249,3 +249,35 @@ def test_dd_best_is_the_lowest_best_card():
                                      state.tricks_won[1 - team] == 0, ctx, tt, 3 * i + k + 1, guess)
             assert value == best
             assert card == min(c for c, v in values.items() if v == best), i
+
+
+@pytest.mark.parametrize("shown", ["first_trick", "end"])
+def test_declarations_are_known_from_the_second_trick_only_when_shown_then(shown):
+    """The view a bot rebuilds (and the play loop's, the same functions) holds the scoring team's
+    declaration cards from the end of the first trick on with ``declarations_shown="first_trick"``,
+    and never with ``"end"``: then the deal's rules hide them until it is scored."""
+    from belot_sim.bots import fill_record, new_record
+    from belot_sim.kernels.policies.position import public_view
+
+    rules = bs.BULGARIAN.replace(declarations_shown=shown)
+    hands = ["7H 8H 9H JS QS KS 7C 8C", "TH QH KH AH 9S TS AS 9C", "JH 7S 8S 7D 8D 9D TC JC",
+             "TD JD QD KD AD QC KC AC"]
+    state = ref.DealState.from_hands(hands, contract="C", declarer=1, dealer=3, rules=rules)
+    known = []
+    while len(state.plays) < 8:
+        record = new_record(rules, 0, False)
+        fill_record(record, state)
+        view = np.zeros(L.V_SIZE, dtype=np.int64)
+        public_view(record, view)
+        hidden = int(view[L.V_PLAYED]) | parse_cards("QC KC")  # played, or shown by a belot announced
+        known.append([int(view[L.V_KNOWN + s]) & ~hidden for s in range(4)])
+        state.play(state.legal_actions()[0])
+    expected = np.zeros(4, dtype=np.int64)
+    shown_cards(np.array([parse_cards(h) for h in hands], dtype=np.int64), 0, False, False, expected)
+    assert expected[1] and expected[3] and not expected[0]  # team 1's quint beats team 0's tierces
+    assert not any(any(k) for k in known[:4])  # during the first trick nothing is shown
+    for k in known[4:]:
+        if shown == "end":
+            assert not any(k)
+        else:
+            assert [bool(x) for x in k] == [False, True, False, True]

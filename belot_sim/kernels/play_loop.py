@@ -198,7 +198,7 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, poli
         if needs_view:
             next_trick(view)
         if needs_known and trick == 0 and flags & DECLARATIONS and contract != NT:
-            # The declarations the scoring team announced are shown during the first trick.
+            # The declarations the scoring team announced are shown at the end of the first trick.
             show_declarations(view, initial0, initial1, initial2, initial3, contract, family, flags)
     if leader & 1:  # the last trick's winner leads "next"
         points1 += LAST_TRICK

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from ..cards import card_suit, format_card, iter_cards, parse_card, popcount, to_mask
 from ..errors import IllegalActionError
 from ..notation import Position, format_position, parse_position
-from ..rules import BELOT_POINTS, BULGARIAN, LAST_TRICK_BONUS, VALAT_BONUS, Contract, Rules
+from ..rules import BELOT_POINTS, BULGARIAN, LAST_TRICK_BONUS, VALAT_BONUS, Contract, Rules, is_integer
 from ..scoring import DealScore, check_multiplier, score_deal
 from .declarations import Declaration, belot_suits, find_declarations, resolve_declarations
 from .play import legal_cards, trick_winner
@@ -75,9 +75,9 @@ class DealResult:
 
 
 def check_seat(value, name: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 3:
+    if not is_integer(value) or not 0 <= value <= 3:
         raise ValueError(f"{name} must be a seat 0..3, got {value!r}")
-    return value
+    return int(value)
 
 
 def check_hands(hands, size: int | None = CARDS_PER_HAND) -> tuple[int, int, int, int]:
@@ -156,9 +156,8 @@ class DealState:
         rules = Rules.coerce(rules)
         contract = rules.check_contract(contract)
         masks = check_hands(hands)
-        check_seat(declarer, "declarer")
-        check_seat(dealer, "dealer")
-        check_multiplier(multiplier, rules)
+        declarer, dealer = check_seat(declarer, "declarer"), check_seat(dealer, "dealer")
+        multiplier = check_multiplier(multiplier, rules)
         return cls(rules, contract, declarer, dealer, multiplier, masks)
 
     @classmethod
@@ -226,10 +225,11 @@ class DealState:
         if self.is_over:
             raise IllegalActionError("the deal is over: no more cards can be played")
         legal = self.legal_mask()
-        if isinstance(card, bool) or not isinstance(card, int) or not 0 <= card < 32 or not legal >> card & 1:
-            shown = format_card(card) if isinstance(card, int) and 0 <= card < 32 else repr(card)
+        if not is_integer(card) or not 0 <= card < 32 or not legal >> int(card) & 1:
+            shown = format_card(int(card)) if is_integer(card) and 0 <= card < 32 else repr(card)
             options = " ".join(format_card(c) for c in iter_cards(legal))
             raise IllegalActionError(f"seat {self.to_move} cannot play {shown}; legal cards: {options}")
+        card = int(card)
         seat = self.to_move
         self._undo.append(_Undo(seat, card, list(self.trick), self.leader, dict(self.belot_decided),
                                 list(self.trick_points), list(self.tricks_won), self.last_trick_team))

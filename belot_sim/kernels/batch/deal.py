@@ -97,7 +97,7 @@ def auction_and_play(seed, deal_id, dealer, pack, family, flags, bidders, bid_in
         hands_from_pack(pack, dealer, hands)
     if search is not None:
         start_deal(scratch, stream_start(seed, deal_id, WORLD_STREAM), turned)
-        start_auction(scratch, calls, n_calls, dealer, (flags & ALL_NO_TRUMPS) != 0, bidders, hands5, bid_weights)
+        start_auction(scratch, calls, n_calls, dealer, flags, bidders, hands5, bid_weights)
     played = hands.copy()
     r = play_deal(played, dealer, contract, declarer, multiplier, family, flags, policies, rng, belot_open, view,
                   record, play_seat, play_card, ctx, tt, scratch, search)

@@ -94,7 +94,7 @@ def bulgarian_scores(contracts, raw_bidding, raw_defenders, multiplier, trailing
 
 
 @njit(cache=True, parallel=True)
-def screen_layouts(seed, start, n, fixed_pack, free, calls, dealer, family, all_no_trumps, models, skip_seat, weights,
+def screen_layouts(seed, start, n, fixed_pack, free, calls, dealer, family, flags, models, skip_seat, weights,
                    accept_out):
     """Candidate layouts ``start .. start+n-1``: ``accept_out[i]`` is 1 when the pack of candidate
     ``start + i`` (:func:`auction_pack`) replays ``calls`` under the bidder ``models``
@@ -110,7 +110,7 @@ def screen_layouts(seed, start, n, fixed_pack, free, calls, dealer, family, all_
         for i in range(chunk * SCREEN_CHUNK, min(n, (chunk + 1) * SCREEN_CHUNK)):
             auction_pack(seed, start + i, fixed_pack, free, work, pack)
             auction_hands(pack, dealer, hands5)
-            accept_out[i] = first_mismatch(calls, len(calls), hands5, dealer, family, all_no_trumps, turned_card,
+            accept_out[i] = first_mismatch(calls, len(calls), hands5, dealer, family, flags, turned_card,
                                            models, skip_seat, state, weights) < 0
 
 

@@ -40,9 +40,9 @@ def hand_rank(hand5):
 
 
 @njit(cache=True)
-def atlas_call(legal, hand5, seat, state, family, turned_card, weights):
+def atlas_call(legal, hand5, seat, state, family, flags, turned_card, weights):
     """The atlas bidder's call (module docstring); arguments as :func:`.choose.choose_call`."""
-    fallback = heuristic_call(legal, hand5, seat, state, family, turned_card, weights)
+    fallback = heuristic_call(legal, hand5, seat, state, family, flags, turned_card, weights)
     if family == 1 or len(weights) < BW_SIZE + ATLAS_ENTRIES:
         return fallback
     if fallback == DOUBLE or fallback == REDOUBLE:

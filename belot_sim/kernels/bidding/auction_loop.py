@@ -8,13 +8,17 @@ from numba import njit
 from ..core.auction_rules import FAMILY_CLASSIC, MAX_CALLS, N_CODES, PASS, apply_call, auction_start, legal_calls
 from ..core.layouts import A_CONTRACT, A_DECLARER, A_MULTIPLIER, A_OVER, A_TO_MOVE, A_VOID, BIDDER_INTS, BIDDER_WEIGHTS
 from ..core.rng import halves, next_u64
+from ..core.options import ALL_NO_TRUMPS, DECLARATIONS
 from .choose import choose_call
 
-#: The default bidder parameters (read-only).
+#: The default bidder parameters (read-only), with the bulgarian preset's rule options; in classic
+#: those of the classic preset (declarations and round 3 off: ``flags_of(CLASSIC)``, tested).
 DEFAULT_INTS = BIDDER_INTS.defaults()
 DEFAULT_WEIGHTS = BIDDER_WEIGHTS.defaults()
-DEFAULT_INTS.flags.writeable = False
-DEFAULT_WEIGHTS.flags.writeable = False
+CLASSIC_INTS = BIDDER_INTS.defaults()
+CLASSIC_INTS[BIDDER_INTS["FLAGS"].offset] &= ~(DECLARATIONS | ALL_NO_TRUMPS)
+for _array in (DEFAULT_INTS, DEFAULT_WEIGHTS, CLASSIC_INTS):
+    _array.flags.writeable = False
 
 
 @njit(cache=True)
@@ -58,7 +62,9 @@ def run_auction(hands5, dealer, family, all_no_trumps, turned_card, bidders, rng
     receives the call codes in order.
 
     Returns ``(rng, contract, declarer, multiplier, n_calls)``; contract and declarer are
-    -1 (multiplier 1) when the deal is void.  Bidders use the default parameters.
+    -1 (multiplier 1) when the deal is void.  Bidders use the default parameters and the family's
+    default rule options (:data:`DEFAULT_INTS`, :data:`CLASSIC_INTS`).
     """
+    ints = CLASSIC_INTS if family == FAMILY_CLASSIC else DEFAULT_INTS
     return run_auction_params(hands5, dealer, family, all_no_trumps, turned_card, bidders, rng, state, calls_out,
-                              DEFAULT_INTS, DEFAULT_WEIGHTS)
+                              ints, DEFAULT_WEIGHTS)

@@ -2,7 +2,8 @@
 
 A bidder sees only: the legal-call mask, its 5-card hand, its seat, the auction state (contract,
 declarer, multiplier, round, the calls so far — all public), the family, the classic turned card (public), the
-bidder parameters and one uniform 32-bit random value (``mc`` seeds its layouts with it).
+bidder parameters (with the deal's rule options, ``BI_FLAGS``) and one uniform 32-bit random value (``mc``
+seeds its layouts with it).
 Python names bidders by string (:data:`belot_sim.registry.BIDDERS`).
 """
 
@@ -11,6 +12,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..core.auction_rules import PASS
+from ..core.layouts import BI_FLAGS
 from .atlas_bidder import atlas_call
 from .codes import ATLAS_BIDDER, HEURISTIC, MC_BIDDER, RANDOM_BIDDER
 from .heuristic import heuristic_call
@@ -33,9 +35,9 @@ def choose_call(bidder, legal, r32, hand5, seat, state, family, turned_card, int
     if bidder == RANDOM_BIDDER:
         return random_call(legal, r32, weights)
     if bidder == HEURISTIC:
-        return heuristic_call(legal, hand5, seat, state, family, turned_card, weights)
+        return heuristic_call(legal, hand5, seat, state, family, ints[BI_FLAGS], turned_card, weights)
     if bidder == MC_BIDDER:
         return mc_call(legal, r32, hand5, seat, state, family, turned_card, ints, weights)
     if bidder == ATLAS_BIDDER:
-        return atlas_call(legal, hand5, seat, state, family, turned_card, weights)
+        return atlas_call(legal, hand5, seat, state, family, ints[BI_FLAGS], turned_card, weights)
     return PASS

@@ -25,6 +25,7 @@ from numba import njit
 from ..core.auction_rules import FAMILY_CLASSIC, MAX_CALLS, N_CODES, PASS, apply_call, auction_start, legal_calls
 from ..core.bits import popcount
 from ..core.layouts import A_N_CALLS, A_OVER, A_TO_MOVE
+from ..core.options import ALL_NO_TRUMPS
 from ..core.rng import shuffle
 from .atlas_bidder import atlas_call
 from .codes import ATLAS_BIDDER, HEURISTIC
@@ -51,13 +52,13 @@ def draw_pack(rng, fixed_pack, free, work, pack):
 
 
 @njit(cache=True)
-def model_call(model, legal, hand5, seat, state, family, turned_card, weights):
+def model_call(model, legal, hand5, seat, state, family, flags, turned_card, weights):
     """The call a deterministic bidder ``model`` makes (as the auction loop would: an illegal choice
     passes), or -1 for a model whose calls do not depend on the cards (``random``)."""
     if model == HEURISTIC:
-        code = heuristic_call(legal, hand5, seat, state, family, turned_card, weights)
+        code = heuristic_call(legal, hand5, seat, state, family, flags, turned_card, weights)
     elif model == ATLAS_BIDDER:
-        code = atlas_call(legal, hand5, seat, state, family, turned_card, weights)
+        code = atlas_call(legal, hand5, seat, state, family, flags, turned_card, weights)
     else:
         return -1
     if code < 0 or code >= N_CODES or not (legal >> code) & 1:
@@ -66,12 +67,13 @@ def model_call(model, legal, hand5, seat, state, family, turned_card, weights):
 
 
 @njit(cache=True)
-def first_mismatch(calls, n_calls, hands5, dealer, family, all_no_trumps, turned_card, models, skip_seat, state,
-                   weights):
+def first_mismatch(calls, n_calls, hands5, dealer, family, flags, turned_card, models, skip_seat, state, weights):
     """Replay the first ``n_calls`` of ``calls`` (legal call codes) from the start of an auction dealt by
     ``dealer`` in ``state`` (int64[A_SIZE]): the index of the first call that seat's model
     (``models[seat]``) would not have made with ``hands5[seat]``, or -1 when all match.  The calls of
-    ``skip_seat`` (-1: none) and of ``random`` models are not checked; ``state`` ends after the calls."""
+    ``skip_seat`` (-1: none) and of ``random`` models are not checked; ``state`` ends after the calls.
+    ``flags``: the deal's rule options (the auction's round 3, the heuristic's declarations)."""
+    all_no_trumps = (flags & ALL_NO_TRUMPS) != 0
     turned_suit = turned_card >> 3 if family == FAMILY_CLASSIC else -1
     auction_start(state, dealer, family, turned_suit)
     for i in range(n_calls):
@@ -79,7 +81,7 @@ def first_mismatch(calls, n_calls, hands5, dealer, family, all_no_trumps, turned
         code = calls[i]
         if seat != skip_seat:
             legal = legal_calls(state, seat, family, all_no_trumps, turned_suit)
-            expected = model_call(models[seat], legal, hands5[seat], seat, state, family, turned_card, weights)
+            expected = model_call(models[seat], legal, hands5[seat], seat, state, family, flags, turned_card, weights)
             if expected >= 0 and expected != code:
                 return i
         apply_call(state, code, family, all_no_trumps, turned_suit)
@@ -87,14 +89,15 @@ def first_mismatch(calls, n_calls, hands5, dealer, family, all_no_trumps, turned
 
 
 @njit(cache=True)
-def finish_auction(state, hands5, family, all_no_trumps, turned_card, model, weights):
+def finish_auction(state, hands5, family, flags, turned_card, model, weights):
     """Complete the auction in ``state`` with every seat calling as ``model`` (``heuristic`` or
-    ``atlas``) would with ``hands5``."""
+    ``atlas``) would with ``hands5`` under the rule options ``flags``."""
+    all_no_trumps = (flags & ALL_NO_TRUMPS) != 0
     turned_suit = turned_card >> 3 if family == FAMILY_CLASSIC else -1
     while state[A_OVER] == 0 and state[A_N_CALLS] < MAX_CALLS:
         seat = state[A_TO_MOVE]
         legal = legal_calls(state, seat, family, all_no_trumps, turned_suit)
-        code = model_call(model, legal, hands5[seat], seat, state, family, turned_card, weights)
+        code = model_call(model, legal, hands5[seat], seat, state, family, flags, turned_card, weights)
         apply_call(state, PASS if code < 0 else code, family, all_no_trumps, turned_suit)
 
 

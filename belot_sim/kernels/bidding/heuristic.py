@@ -5,7 +5,8 @@ contract its hand is strong in, redoubles its team's contract when strong.  It i
 value, so it is deterministic.
 
 **Heuristic evaluation** (all weights are slots ``BW_*`` of the weights array,
-:data:`belot_sim.kernels.core.layouts.BIDDER_WEIGHTS`; defaults in brackets).  The hand
+:data:`belot_sim.kernels.core.layouts.BIDDER_WEIGHTS`; in brackets the hand-set values the fit
+started from — the defaults there are fitted, docs/bidding.md).  The hand
 evaluated is the 5 auction cards — in classic plus the turned card, since whoever takes receives
 it.  Each weight is roughly "how much this card helps the bidding team reach more than half the
 points", scaled so that one sure trick-taker ~ 2.5–5:
@@ -14,8 +15,9 @@ points", scaled so that one sure trick-taker ~ 2.5–5:
   second trump), trump A [2.5], trump 10 [1.5], trump K/Q [0.5 each]; every trump [1]
   (length is control); side ace [2.5] (a sure trick of 11); side ten [1] with its ace
   (then it usually wins too), [0.5] bare (it often falls to the ace); belot K+Q of trump
-  [1.5] (20 points); declarations [2 per 100 declared points] (bulgarian only; a tierce
-  in 5 cards is a likely 20).  Threshold [10]: e.g. J + 9 + a small trump, or J + a small
+  [1.5] (20 points); declarations [2 per 100 declared points] (when the rules count them:
+  the ``declarations`` option, on by default in bulgarian, off in classic; a tierce in 5 cards
+  is a likely 20).  Threshold [10]: e.g. J + 9 + a small trump, or J + a small
   trump + two side aces (J + a small trump + one ace, 9.5, passes).
 * NT: ace [4] (the top card; NT points are doubled), ten [2] with its ace, [1] bare;
   [1] per card beyond two in an ace-headed suit (long suits run).  Threshold [12]
@@ -49,6 +51,7 @@ from ..core.layouts import (A_CONTRACT, A_DECLARER, BW_AT_9, BW_AT_9_BARE, BW_AT
                             BW_DOUBLE_MARGIN, BW_NT_A, BW_NT_LONG, BW_NT_T, BW_NT_T_BARE, BW_OVER_PARTNER,
                             BW_REDOUBLE_MARGIN, BW_SIDE_A, BW_SIDE_T, BW_SIDE_T_BARE, BW_THR_AT, BW_THR_NT, BW_THR_SUIT,
                             BW_TRUMP_9, BW_TRUMP_A, BW_TRUMP_J, BW_TRUMP_KQ, BW_TRUMP_LEN, BW_TRUMP_T)
+from ..core.options import DECLARATIONS
 from ..core.tables import CARRE_RANKS, CARRE_SET_POINTS, NT, RANK_9, RANK_A, RANK_J, RANK_K, RANK_Q, RANK_T, RUN_POINTS
 
 
@@ -133,13 +136,14 @@ def contract_margin(hand, contract, with_declarations, weights):
 
 
 @njit(cache=True)
-def heuristic_call(legal, hand5, seat, state, family, turned_card, weights):
-    """The heuristic bidder's call (module docstring): double / redouble / best bid / pass."""
+def heuristic_call(legal, hand5, seat, state, family, flags, turned_card, weights):
+    """The heuristic bidder's call (module docstring): double / redouble / best bid / pass.  ``flags``:
+    the deal's rule options (declarations are counted when they score)."""
     hand = hand5
     classic = family == 1
     if classic and turned_card >= 0:
         hand |= np.int64(1) << turned_card  # the taker receives the turned card
-    with_declarations = not classic  # classic declarations are off by default
+    with_declarations = (flags & DECLARATIONS) != 0
     contract = state[A_CONTRACT]
     own_team = contract >= 0 and ((seat ^ state[A_DECLARER]) & 1) == 0
     if (legal >> DOUBLE) & 1:

@@ -38,7 +38,7 @@ from ..core.dealing import auction_hands, classic_final_hands, hands_from_pack
 from ..core.layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A_MULTIPLIER, A_N_CALLS, A_SIZE, A_VOID,
                             BI_FLAGS, BI_MC_PLAYER, BI_MC_SAMPLES, BI_MC_TRIES, BW_DOUBLE_MARGIN, BW_MC_MARGIN,
                             BW_MC_WINDOW, BW_MC_Z, BW_OVER_PARTNER, BW_REDOUBLE_MARGIN, R_SCORE0, R_SCORE1)
-from ..core.options import ALL_NO_TRUMPS
+from ..core.options import ALL_NO_TRUMPS, DECLARATIONS
 from ..core.rng import MC_STREAM, next_u64, stream_start
 from ..play_loop import play_deal, play_scratch
 from .codes import HEURISTIC
@@ -57,9 +57,8 @@ STOP_Z = 2.0
 def mc_call(legal, r32, hand5, seat, state, family, turned_card, ints, weights):
     """The ``mc`` bidder's call (see the module docstring); arguments as :func:`.choose.choose_call`."""
     flags = ints[BI_FLAGS]
-    all_no_trumps = (flags & ALL_NO_TRUMPS) != 0
-    base = model_call(HEURISTIC, legal, hand5, seat, state, family, turned_card, weights)
-    judged = candidates(legal, base, hand5, seat, state, family, turned_card, weights)
+    base = model_call(HEURISTIC, legal, hand5, seat, state, family, flags, turned_card, weights)
+    judged = candidates(legal, base, hand5, seat, state, family, flags, turned_card, weights)
     if judged == np.int64(1) << base:
         return base
     samples = ints[BI_MC_SAMPLES]
@@ -90,7 +89,7 @@ def mc_call(legal, r32, hand5, seat, state, family, turned_card, ints, weights):
         rng = draw_pack(rng, fixed_pack, free, work, pack)
         tries += 1
         auction_hands(pack, dealer, hands5)
-        if first_mismatch(calls, n_calls, hands5, dealer, family, all_no_trumps, turned_card, models, seat, replay,
+        if first_mismatch(calls, n_calls, hands5, dealer, family, flags, turned_card, models, seat, replay,
                           weights) >= 0:
             continue
         kept += 1
@@ -101,7 +100,7 @@ def mc_call(legal, r32, hand5, seat, state, family, turned_card, ints, weights):
             if not (judged >> code) & 1:
                 continue
             after[:] = state
-            apply_and_finish(after, code, hands5, family, all_no_trumps, turned_card, weights)
+            apply_and_finish(after, code, hands5, family, flags, turned_card, weights)
             if after[A_VOID]:
                 continue  # nobody plays: worth 0 to both teams
             contract, declarer, multiplier = after[A_CONTRACT], after[A_DECLARER], after[A_MULTIPLIER]
@@ -176,12 +175,12 @@ def best_call(judged, base, gain, gain_sq, kept, weights):
 
 
 @njit(cache=True)
-def candidates(legal, base, hand5, seat, state, family, turned_card, weights):
+def candidates(legal, base, hand5, seat, state, family, flags, turned_card, weights):
     """The calls judged (step 1 of the module docstring), as a mask of call codes."""
     hand = hand5
     if family == 1 and turned_card >= 0:
         hand |= np.int64(1) << turned_card  # as the heuristic sees it: the taker receives it
-    declarations = family != 1
+    declarations = (flags & DECLARATIONS) != 0
     window = weights[BW_MC_WINDOW]
     contract = state[A_CONTRACT]
     own_team = contract >= 0 and ((seat ^ state[A_DECLARER]) & 1) == 0
@@ -200,7 +199,7 @@ def candidates(legal, base, hand5, seat, state, family, turned_card, weights):
 
 
 @njit(cache=True)
-def apply_and_finish(state, code, hands5, family, all_no_trumps, turned_card, weights):
+def apply_and_finish(state, code, hands5, family, flags, turned_card, weights):
     """Make ``code`` for the seat to move, then finish the auction as the heuristic would."""
-    apply_call(state, code, family, all_no_trumps, turned_card >> 3 if family == 1 else -1)
-    finish_auction(state, hands5, family, all_no_trumps, turned_card, HEURISTIC, weights)
+    apply_call(state, code, family, (flags & ALL_NO_TRUMPS) != 0, turned_card >> 3 if family == 1 else -1)
+    finish_auction(state, hands5, family, flags, turned_card, HEURISTIC, weights)

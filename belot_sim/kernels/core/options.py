@@ -10,6 +10,7 @@ DECLARATIONS = 1 << 2  #: ``declarations``
 SINGLE_CONTEST = 1 << 3  #: ``declaration_contest="single"``
 TRAILING_POINT = 1 << 4  #: ``trailing_point``
 ALL_NO_TRUMPS = 1 << 5  #: ``all_no_trumps``
+SHOWN_AT_END = 1 << 6  #: ``declarations_shown="end"``
 
 
 def flags_of(rules) -> int:
@@ -19,4 +20,5 @@ def flags_of(rules) -> int:
             | (DECLARATIONS if rules.declarations else 0)
             | (SINGLE_CONTEST if rules.declaration_contest == "single" else 0)
             | (TRAILING_POINT if rules.trailing_point else 0)
-            | (ALL_NO_TRUMPS if rules.all_no_trumps else 0))
+            | (ALL_NO_TRUMPS if rules.all_no_trumps else 0)
+            | (SHOWN_AT_END if rules.declarations_shown == "end" else 0))

@@ -27,9 +27,9 @@ from numba import njit
 from ..bidding.codes import HEURISTIC
 from ..bidding.consistent import first_mismatch
 from ..core.bits import ctz, popcount
-from ..core.layouts import (A_SIZE, BW_SIZE, S_ALL_NO_TRUMPS, S_AUCTION_DEALER, S_AUCTION_WORK, S_BID_WEIGHTS, S_CALLS,
-                            S_FIRST_HANDS, S_FIRST_TRY, S_HANDS, S_INFERRED, S_MODELS, S_N_CALLS, S_TURNED_CARD,
-                            S_WORLD_RNG, V_DECLARER, V_PLAYED_BY)
+from ..core.layouts import (A_SIZE, BW_SIZE, S_AUCTION_DEALER, S_AUCTION_WORK, S_BID_WEIGHTS, S_CALLS,
+                            S_FIRST_HANDS, S_FIRST_TRY, S_HANDS, S_INFERRED, S_MODELS, S_N_CALLS, S_RULE_FLAGS,
+                            S_TURNED_CARD, S_WORLD_RNG, V_DECLARER, V_PLAYED_BY)
 from ..core.rng import next_u64, scale32
 from .sampling import sample_layout
 
@@ -42,7 +42,7 @@ UNREAD = -1
 
 
 @njit(cache=True)
-def start_auction(scratch, calls, n_calls, dealer, all_no_trumps, bidders, hands5, weights):
+def start_auction(scratch, calls, n_calls, dealer, flags, bidders, hands5, weights):
     """The deal's auction for an ``expert``: ``calls[:n_calls]`` (codes) by seats bidding as
     ``bidders`` (codes) on the 5-card ``hands5``, ``weights`` the models' weights (:data:`BIDDER_WEIGHTS`
     first).  Only ``heuristic`` seats' calls will be read (module docstring).  The classic turned
@@ -51,7 +51,7 @@ def start_auction(scratch, calls, n_calls, dealer, all_no_trumps, bidders, hands
     for i in range(n_calls):
         scratch[S_CALLS + i] = calls[i]
     scratch[S_AUCTION_DEALER] = dealer
-    scratch[S_ALL_NO_TRUMPS] = 1 if all_no_trumps else 0
+    scratch[S_RULE_FLAGS] = flags
     for s in range(4):
         scratch[S_MODELS + s] = bidders[s] if bidders[s] == HEURISTIC else UNREAD
         scratch[S_FIRST_HANDS + s] = hands5[s]
@@ -108,7 +108,7 @@ def sample_inferred_layout(view, seat, hand, family, scratch):
             rng, first = _random_subset(rng, full, min(5, popcount(full)))
             hands5[s] = first
         scratch[S_WORLD_RNG] = np.int64(rng)
-        if first_mismatch(calls, n_calls, hands5, scratch[S_AUCTION_DEALER], family, scratch[S_ALL_NO_TRUMPS] == 1,
+        if first_mismatch(calls, n_calls, hands5, scratch[S_AUCTION_DEALER], family, scratch[S_RULE_FLAGS],
                           turned, models, seat, state, weights) < 0:
             scratch[S_INFERRED] += 1
             return True

@@ -24,7 +24,7 @@ from ..core.declarations import shown_cards
 from ..core.layouts import (V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_DECLARER, V_EXCLUDED, V_KNOWN, V_LEADER, V_LED,
                             V_ON_TABLE, V_PLAYED, V_PLAYED_BY, V_POINTS_WON, V_POS, V_SIZE, V_TABLE_POINTS, V_TRICK,
                             V_TRICK_CARD, V_TRICKS_WON, V_UNDERTRUMP_REQUIRED, V_WINNER, V_WINNING)
-from ..core.options import SINGLE_CONTEST
+from ..core.options import SHOWN_AT_END, SINGLE_CONTEST
 from ..core.play import after_card
 from ..core.tables import AT, BEATS, RANK_Q, SUIT, TRUMPS
 
@@ -128,7 +128,10 @@ def announce_belot(view, seat, suit):
 
 @njit(cache=True)
 def show_declarations(view, h0, h1, h2, h3, contract, family, flags):
-    """The declarations the scoring team announced (dealt hands ``h0..h3``), shown in the first trick."""
+    """The declarations the scoring team announced (dealt hands ``h0..h3``), shown at the end of the
+    first trick — unless the rules show them at the end of the deal (``declarations_shown="end"``)."""
+    if flags & SHOWN_AT_END:
+        return
     initial = np.empty(4, dtype=np.int64)
     initial[0], initial[1], initial[2], initial[3] = h0, h1, h2, h3
     shown = np.empty(4, dtype=np.int64)
