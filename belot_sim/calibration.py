@@ -66,7 +66,7 @@ class Calibration:
 def calibration(n: int, *, bidders="heuristic", players="hard", estimate_players=None, samples: int = 200,
                 seed: int = 0, rules: Rules | str = "bulgarian", method: str = "auction", model=None, bins: int = 10,
                 start: int = 0, threads: int | None = None, worlds: int = DEFAULT_WORLDS,
-                bidder_options: dict | None = None, max_tries: int = 20_000_000, min_samples: int = 20,
+                bidder_options: dict | None = None, max_tries: int = 20_000_000, min_samples: int | None = None,
                 progress: bool = False) -> Calibration:
     """Play ``n`` deals (ids ``start..``; auctions by ``bidders``, play by ``players``) and check the
     estimate of every contract played against its outcome.
@@ -77,22 +77,26 @@ def calibration(n: int, *, bidders="heuristic", players="hard", estimate_players
     hard play); ``bins`` equal-width bins of the predictions.  Deal ``d``'s estimate draws from seed
     ``seed * 1_000_003 + d + 1``.  Void deals have no contract and are left out.  An auction-aware
     estimate screens at most ``max_tries`` candidate layouts (rare auctions accept few: a deal's
-    estimate then rests on the ``accepted`` ones, at least ``min_samples``); a deal with fewer is
-    left out and counted in ``settings["skipped"]``.
+    estimate then rests on the ``accepted`` ones, at least ``min_samples``, default 20 or
+    ``samples`` if fewer); a deal with fewer is left out and counted in ``settings["skipped"]``.
+    With ``"atlas"`` the estimate is the table's (``hard`` play, its 1,000 layouts a row):
+    ``estimate_players`` other than ``hard`` is refused.  Every argument is checked before the first
+    deal is played.
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     rules = Rules.coerce(rules)
     bins = check_int(bins, "bins", 1, 100)
-    estimate_players = players if estimate_players is None else estimate_players
+    samples = check_int(samples, "samples", 1, 10**6)
+    estimate_players, samples = _estimate_settings(method, rules, players, estimate_players, samples)
     model = bidders if model is None else model
     if method == "auction":  # a bad model must fail before the deals are played
         from .registry import model_codes
 
         model_codes(model)
-    samples = check_int(samples, "samples", 1, 10**6)
     limits = dict(max_tries=check_int(max_tries, "max_tries", 1, 2**62),
-                  min_samples=check_int(min_samples, "min_samples", 1, samples))
+                  min_samples=min(20, samples) if min_samples is None else check_int(min_samples, "min_samples", 1,
+                                                                                     samples))
     deals = simulate(n, rules=rules, bidders=bidders, players=players, seed=seed, start=start, threads=threads,
                      worlds=worlds, bidder_options=bidder_options)
     deals = deals[deals["bidding_team"] >= 0]
@@ -115,6 +119,23 @@ def calibration(n: int, *, bidders="heuristic", players="hard", estimate_players
     p, made = frame["p_made"].to_numpy(), frame["made"].to_numpy(np.float64)
     brier = float(np.mean((p - made) ** 2)) if len(frame) else float("nan")
     return Calibration(reliability(p, made, bins), brier, frame, method, settings)
+
+
+def _estimate_settings(method: str, rules: Rules, players, estimate_players, samples: int) -> tuple[object, int]:
+    """``(estimate players, layouts per estimate)``, checked before any deal is played."""
+    from .registry import POLICY_CODES, policy_codes
+
+    if method != "atlas":
+        chosen = players if estimate_players is None else estimate_players
+        policy_codes(chosen)  # raises on a bad name
+        return chosen, samples
+    from .atlas import atlas_meta, check_atlas_rules
+
+    check_atlas_rules(rules, 'method="atlas"')
+    if estimate_players is not None and set(policy_codes(estimate_players)) != {POLICY_CODES["hard"]}:
+        raise ValueError(f'the bid atlas was computed with hard play; estimate_players={estimate_players!r} needs '
+                         'method="auction" or "uniform"')
+    return "hard", int(atlas_meta()["samples"])
 
 
 def _estimate(row, method, rules, model, players, samples, seed, threads, worlds, bidder_options, limits) -> tuple:

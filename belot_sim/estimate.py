@@ -38,7 +38,7 @@ from .kernels.core.options import flags_of
 from .kernels.core.scoring import HANGING, INSIDE, MADE
 from .progress import Progress
 from .options import bidder_params
-from .registry import bidder_codes, is_searching, policy_codes
+from .registry import POLICY_CODES, is_searching, model_codes, policy_codes
 from .rules import Contract, Rules
 from .runs import blocks
 from .scoring import check_multiplier
@@ -281,8 +281,6 @@ def _auction_plan(hand, contracts, *, seat, dealer, auction, bidders, turned, mu
     """The auction-aware layouts' arguments (:mod:`belot_sim.conditional`), validated before any
     work; ``contracts=None`` takes the legal bids."""
     from . import conditional as cond
-    from .options import bidder_params
-    from .registry import model_codes
 
     mask = to_mask(hand, "hand")
     if popcount(mask) != 5:
@@ -373,7 +371,9 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
         calls with ``hand``.
     known : ``{seat: cards}`` known to be in other hands (or extra cards of your own); not with
         ``auction``.
-    turned : the classic turned card; it goes to ``seat``, the taker (required with a classic auction).
+    turned : the classic turned card, its text or its index 0..31 (as in the ``turned_card`` column); it
+        goes to ``seat``, the taker (required with a classic auction; one of the cards of an 8-card
+        hand).
     multiplier : 1, 2 (doubled), 4 (redoubled) — bulgarian only (default 1, or the auction's).
     samples : layouts of the unseen cards (uniform among the consistent ones).
     players : one player for all seats or four: ``"dd"`` (default; every seat double-dummy,
@@ -427,9 +427,12 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
 
 
 def _check_unread_model(bidders, bidder_options, max_tries, min_samples, rules: Rules) -> None:
-    """Without an auction no call is read: the model's names and options are still checked, and the
-    screen's limits refused (they would be silently ignored)."""
-    bidder_params(rules, bidder_options, bidder_codes(bidders))  # raises on a bad name or option
+    """Without an auction no call is read: the model's names are still checked (models only, as with
+    an auction), and its options and the screen's limits refused (they would be silently ignored)."""
+    bidder_params(rules, bidder_options, model_codes(bidders))  # raises on a bad name or option
+    if bidder_options is not None:
+        raise ValueError("bidder_options= are the options of the bidder model of an auction's calls: give them "
+                         "with auction=")
     for name, value in (("max_tries", max_tries), ("min_samples", min_samples)):
         if value is not None:
             raise ValueError(f"{name}= limits the screen of layouts against an auction: give it with auction=")
@@ -441,7 +444,7 @@ def _check_atlas_arguments(auction, known, turned, players, multiplier, samples,
     ``hard``: other values of those arguments are refused; the rest are checked as for sampling."""
     if auction is not None or known is not None or turned is not None:
         raise ValueError('method="atlas" answers for a hand with no auction and nothing else known')
-    if players not in (None, "hard"):
+    if players is not None and set(policy_codes(players)) != {POLICY_CODES["hard"]}:
         raise ValueError(f'the bid atlas was computed with hard play; players={players!r} needs method="sample"')
     if multiplier is not None and check_multiplier(multiplier, rules) != 1:
         raise ValueError(f'the bid atlas scores undoubled deals; multiplier={multiplier!r} needs method="sample"')
@@ -452,12 +455,20 @@ def _check_atlas_arguments(auction, known, turned, players, multiplier, samples,
 
 def _with_turned(known, turned, seat: int, rules: Rules, hand) -> tuple[object, int]:
     """``(known, turned card)``: ``known`` with a classic turned card added to the taker's (``seat``'s)
-    cards, and that card (-1 without one)."""
+    cards, and that card (-1 without one).  An 8-card hand is the taker's after the deal: its turned
+    card is one of them."""
     if turned is None:
         return known, -1
     from .conditional import check_turned
 
-    card = check_turned(turned, rules, to_mask(hand, "hand"))
+    mask = to_mask(hand, "hand")
+    if popcount(mask) == 8:
+        card = check_turned(turned, rules, 0)
+        if not mask >> card & 1:
+            raise ValueError(f"an 8-card hand is the taker's whole hand: the turned card {format_cards(1 << card)} "
+                             f"must be one of its cards ({format_cards(mask)})")
+        return known, card
+    card = check_turned(turned, rules, mask)
     if known is not None and not isinstance(known, Mapping):
         raise TypeError(f"known must map seats to cards, got {type(known).__name__}")
     known = dict(known or {})
@@ -468,7 +479,7 @@ def _with_turned(known, turned, seat: int, rules: Rules, hand) -> tuple[object, 
 def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, bidders="heuristic", known=None,
               turned=None, samples: int = 1000, players="dd", rules: Rules | str = "bulgarian", seed: int = 0,
               threads: int | None = None, worlds: int = DEFAULT_WORLDS, contracts=None, min_p_made: float = 0.5,
-              max_tries: int | None = None, bidder_options: dict | None = None,
+              max_tries: int | None = None, min_samples: int | None = None, bidder_options: dict | None = None,
               progress: bool = False) -> pd.DataFrame:
     """Every contract of the rules (or ``contracts``) evaluated on **the same** sampled layouts and
     play streams (common random numbers: differences between rows are not sampling noise).
@@ -490,7 +501,7 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, b
     plan = _table_plan(hand, {"seat": seat, "dealer": dealer, "auction": auction, "bidders": bidders, "known": known,
                               "turned": turned, "samples": samples, "players": players, "rules": rules, "seed": seed,
                               "worlds": worlds, "contracts": contracts, "max_tries": max_tries,
-                              "bidder_options": bidder_options})
+                              "min_samples": min_samples, "bidder_options": bidder_options})
     threads = check_threads(threads)
     label = "bid estimate" if isinstance(plan, AuctionPlan) else _label("bid table", plan)
     with numba_threads(threads), Progress(check_bool(progress, "progress"), label, plan.samples, "layouts") as bar:
@@ -538,7 +549,7 @@ def bid_tables(hands, *, client=None, threads: int | None = None, progress: bool
 #: ``bid_table``'s defaults for the arguments ``bid_tables`` passes on to each hand's table.
 _TABLE_DEFAULTS = {"seat": 0, "dealer": None, "auction": None, "bidders": "heuristic", "known": None, "turned": None,
                    "samples": 1000, "players": "dd", "rules": "bulgarian", "seed": 0, "worlds": DEFAULT_WORLDS,
-                   "contracts": None, "max_tries": None, "bidder_options": None}
+                   "contracts": None, "max_tries": None, "min_samples": None, "bidder_options": None}
 _TABLE_ARGUMENTS = {*_TABLE_DEFAULTS, "min_p_made"}
 
 
@@ -561,8 +572,9 @@ def _table_plan(hand, o: dict):
         return _auction_plan(hand, o["contracts"], seat=seat, dealer=o["dealer"], auction=o["auction"],
                              bidders=o["bidders"], turned=o["turned"], multiplier=None, samples=o["samples"],
                              players=o["players"], rules=rules, seed=o["seed"], worlds=o["worlds"],
-                             max_tries=o["max_tries"], min_samples=None, bidder_options=o["bidder_options"])
-    _check_unread_model(o["bidders"], o["bidder_options"], o["max_tries"], None, rules)
+                             max_tries=o["max_tries"], min_samples=o["min_samples"],
+                             bidder_options=o["bidder_options"])
+    _check_unread_model(o["bidders"], o["bidder_options"], o["max_tries"], o["min_samples"], rules)
     known, turned_card = _with_turned(o["known"], o["turned"], seat, rules, hand)
     return _bid_plan(hand, o["contracts"], seat=seat, dealer=o["dealer"], known=known, multiplier=1,
                      samples=o["samples"], players=o["players"], rules=rules, seed=o["seed"], worlds=o["worlds"],

@@ -36,13 +36,15 @@ def test_the_atlas_estimate_refuses_what_it_cannot_honour(kwargs, pattern):
     (dict(bidder_options={"foo": 1}), "unknown bidder option 'foo'"),
     (dict(max_tries=100), "max_tries= limits the screen"),
     (dict(min_samples=5), "min_samples= limits the screen"),
+    (dict(bidders="mc"), "mc cannot be the bidder model"),
+    (dict(bidder_options={"thr_at": 15}), "give them with auction="),
+    (dict(turned="KD"), "bulgarian deals have none"),
 ])
 def test_estimates_without_an_auction_check_the_model_arguments(kwargs, pattern):
     with pytest.raises((ValueError, TypeError), match=pattern):
         bs.estimate_bid(HAND, "H", samples=10, players="hard", **kwargs)
-    if "min_samples" not in kwargs:
-        with pytest.raises((ValueError, TypeError), match=pattern):
-            bs.bid_table(HAND, samples=10, players="hard", **kwargs)
+    with pytest.raises((ValueError, TypeError), match=pattern):
+        bs.bid_table(HAND, samples=10, players="hard", **kwargs)
 
 
 def test_match_targets_are_bounded_and_numpy_values_are_plain_ones():
@@ -51,6 +53,33 @@ def test_match_targets_are_bounded_and_numpy_values_are_plain_ones():
             bs.Rules(match_target=target)
     rules = bs.Rules(match_target=np.int64(151), declarations=np.True_)
     assert rules == bs.BULGARIAN and type(rules.match_target) is int and type(rules.declarations) is bool
+
+
+def test_numpy_integers_are_accepted_as_points_seats_and_cards():
+    assert bs.score_deal("H", np.int64(106), np.int32(56)) == bs.score_deal("H", 106, 56)
+    hands = ["JH 9H AH TH KH QH 8H 7H", "JS 9S AS TS KS QS 8S 7S", "JD 9D AD TD KD QD 8D 7D",
+             "JC 9C AC TC KC QC 8C 7C"]
+    state = ref.DealState.from_hands(hands, contract="H", declarer=np.int64(1), dealer=np.int8(3))
+    assert (state.declarer, type(state.declarer), type(state.dealer)) == (1, int, int)
+    card = np.int64(state.legal_actions()[0])
+    state.play(card)
+    assert state.plays == [(0, int(card))] and type(state.plays[0][1]) is int
+    with pytest.raises(bs.IllegalActionError, match="cannot play"):
+        state.play(np.int64(card))
+    with pytest.raises(ValueError, match="bidding_raw"):
+        bs.score_deal("H", np.float64(106), 56)
+
+
+def test_a_turned_card_is_its_text_or_its_index():
+    from belot_sim.conditional import check_turned
+
+    assert check_turned("KD", bs.CLASSIC, 0) == check_turned(bs.parse_card("KD"), bs.CLASSIC, 0) == 14
+    assert check_turned(np.int64(8), bs.CLASSIC, 0) == 8
+    for bad in (32, -1):
+        with pytest.raises(ValueError, match="index 0..31"):
+            check_turned(bad, bs.CLASSIC, 0)
+    with pytest.raises(ValueError, match="in the hand"):
+        check_turned(14, bs.CLASSIC, bs.parse_cards("KD"))
 
 
 def test_numpy_multipliers_are_accepted():
@@ -98,3 +127,13 @@ def test_score_deal_checks_belots_declarations_and_capot(kwargs, pattern):
     with pytest.raises(ValueError, match=pattern):
         bs.score_deal("H", 70, 92, **kwargs)
     assert bs.score_deal("H", 70, 112, rules="classic", belot=(20, 0), declared=(0, 20)).outcome == "inside"
+
+
+def test_an_eight_card_classic_hand_holds_its_turned_card():
+    hand = "JH 9H AH TH KD 7C 8S 9S"
+    made = bs.estimate_bid(hand, "H", rules="classic", turned="KD", samples=20, players="hard", seed=1)
+    assert 0 <= made.p_made <= 1
+    with pytest.raises(ValueError, match="must be one of its cards"):
+        bs.estimate_bid(hand, "H", rules="classic", turned="QD", samples=20, players="hard")
+    with pytest.raises(ValueError, match="is in the hand"):
+        bs.estimate_bid("JH 9H AH TH KD", "H", rules="classic", turned="KD", samples=20, players="hard")

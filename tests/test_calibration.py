@@ -78,7 +78,23 @@ def test_the_reliability_diagram_is_a_png(runs, tmp_path):
     (dict(bidders="mc"), "mc cannot be the bidder model"),
     (dict(model="genius"), "genius"),
     (dict(bins=0), "bins"),
+    (dict(estimate_players="genius"), "genius"),
+    (dict(method="atlas", rules="classic"), "bulgarian preset only"),
+    (dict(method="atlas", estimate_players="dd"), "computed with hard play"),
+    (dict(samples=10, min_samples=11), "min_samples"),
 ])
 def test_bad_arguments_are_refused_before_any_deal(kwargs, pattern, rejected_before_kernel):
     module = importlib.import_module("belot_sim.calibration")  # bs.calibration is the function
     rejected_before_kernel(module, "simulate", bs.calibration, kwargs, pattern)
+
+
+def test_classic_runs_read_the_turned_card_as_a_card_and_few_samples_need_no_min_samples():
+    run = bs.calibration(40, samples=8, players="hard", rules="classic", seed=5)
+    assert len(run.deals) > 0 and run.settings["samples"] == 8
+    assert run.deals["accepted"].min() >= 8 or run.settings["skipped"] > 0
+
+
+def test_an_atlas_run_reports_the_tables_play_and_layouts():
+    run = bs.calibration(60, method="atlas", estimate_players="HARD", seed=2)
+    assert (run.settings["estimate_players"], run.settings["samples"]) == ("hard", 1000)
+    assert "atlas estimate (hard play, 1000 layouts)" in str(run)

@@ -45,7 +45,7 @@ def test_help_texts_have_no_doubled_percent_signs():
 
 def test_player_help_lists_every_player():
     sub = next(a for a in build_parser()._actions if a.dest == "command")
-    for command, option in (("simulate", "--players"), ("tournament", "a")):
+    for command, option in (("simulate", "--players"), ("tournament", "a"), ("bid", "--players")):
         action = next(a for a in sub.choices[command]._actions if option in (a.dest, *a.option_strings))
         words = set(re.findall(r"[a-z]+(?:-[a-z]+)*", action.help))
         assert [name for name in bs.PLAYERS if name not in words] == [], command
@@ -106,6 +106,8 @@ USAGE_ERRORS = [
     ["tournament", "hard", "genius"],
     ["bid", "JH 9H", "--players", "hard"],
     ["bid", "JH 9H AH KS 7C", "--known", "nonsense"],
+    ["bid", "JH 9H AH KS 7C", "--bidders", "genius"],
+    ["bid", "JH 9H AH KS 7C", "--max-tries", 100],
     ["warmup", "everything"],
     ["simulate", "--out", ""],
     ["simulate", "--out", "a_folder", "--overwrite"],
@@ -201,3 +203,11 @@ def test_the_installed_script_runs():
 def test_simulate_takes_every_bidder_and_the_expert(capsys):
     code, out, _ = run(["simulate", "-n", 40, "--bidders", "atlas", "--players", "expert", "--no-progress"], capsys)
     assert code == 0 and "auctions by atlas bidders, players expert" in out
+
+
+def test_a_rare_auction_takes_max_tries_and_min_samples(capsys):
+    args = ["bid", "JH 9H AH KS 7C", "--seat", 2, "--auction", "P H", "--players", "random", "--samples", 50,
+            "--max-tries", 20000, "--min-samples", 1, "--no-progress"]
+    code, text, err = run(args, capsys)
+    assert code == 0, err
+    assert "of 20,000 layouts consistent" in text and "after 'PH'" in text

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from ..registry import MODEL_BIDDERS, PLAYERS
 from .common import (UsageError, add_overwrite, add_rules, add_run_options, check_output_file, players_value,
                      positive_int, progress_of, rules_of, seat, write_csv)
 
@@ -20,8 +21,9 @@ def add_parser(sub) -> None:
     bid.add_argument("hand", help='the cards, e.g. "JH 9H AH KS 7C"')
     bid.add_argument("--samples", type=positive_int, default=1000, help="layouts (default 1000)")
     bid.add_argument("--players", type=players_value, default="dd",
-                     help="who plays the layouts: dd (default; every seat double-dummy, perfect information), "
-                          "pimc, hard, normal, easy, random; or four comma-separated names")
+                     help="who plays the layouts: dd (default; every seat double-dummy, perfect information) or "
+                          "another of " + ", ".join(p for p in PLAYERS if p != "dd") + "; or four comma-separated "
+                          "names")
     bid.add_argument("--seat", type=seat, default=0, help="your seat 0..3 (declarer; default 0)")
     bid.add_argument("--dealer", type=seat, default=None,
                      help="the dealer 0..3 (default: random per layout; with --auction, the dealer that makes "
@@ -32,7 +34,14 @@ def add_parser(sub) -> None:
                      help="classic: the turned card, which --seat takes (needed with --auction)")
     bid.add_argument("--auction", help='the calls so far as the auction column\'s letters, e.g. PC (pass, clubs)')
     bid.add_argument("--bidders", default="heuristic",
-                     help="the bidder model of the calls with --auction: heuristic (default), atlas, random")
+                     help="the bidder model of the calls with --auction: " + ", ".join(MODEL_BIDDERS)
+                          + " (default heuristic)")
+    bid.add_argument("--max-tries", type=positive_int, default=None,
+                     help="with --auction: candidate layouts screened at most (default max(1,000,000, "
+                          "1000 x --samples))")
+    bid.add_argument("--min-samples", type=positive_int, default=None,
+                     help="with --auction: accept a table on this many consistent layouts when --max-tries "
+                          "finds fewer than --samples (default: --samples)")
     add_rules(bid)
     bid.add_argument("--csv", help="also write the table to this CSV file")
     add_overwrite(bid, "the --csv file")
@@ -52,10 +61,10 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--known takes SEAT:CARDS such as 0:JH, got {item!r}")
         known[int(seat)] = (known.get(int(seat), "") + " " + cards).strip()
     start = time.perf_counter()
-    auction = {} if args.auction is None else {"auction": args.auction, "bidders": args.bidders}
     table = bid_table(args.hand, seat=args.seat, dealer=args.dealer, known=known or None, turned=args.turned,
-                      samples=args.samples, players=args.players, rules=rules_of(args), seed=args.seed,
-                      threads=args.threads, worlds=args.worlds, progress=progress_of(args), **auction)
+                      auction=args.auction, bidders=args.bidders, max_tries=args.max_tries,
+                      min_samples=args.min_samples, samples=args.samples, players=args.players, rules=rules_of(args),
+                      seed=args.seed, threads=args.threads, worlds=args.worlds, progress=progress_of(args))
     elapsed = time.perf_counter() - start
     print(format_bid_table(table))
     if args.auction is not None:

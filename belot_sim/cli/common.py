@@ -117,11 +117,13 @@ def add_contract(parser: argparse.ArgumentParser) -> None:
                              "per deal")
 
 
-def add_run_options(parser: argparse.ArgumentParser) -> None:
-    """``--seed``, ``--threads``, ``--worlds``, ``--progress`` / ``--no-progress``."""
+def add_run_options(parser: argparse.ArgumentParser, scheduler: bool = False) -> None:
+    """``--seed``, ``--threads``, ``--worlds``, ``--progress`` / ``--no-progress`` (``scheduler``: the
+    command has ``--scheduler``)."""
     parser.add_argument("--seed", type=int, default=0, help="random seed (default 0)")
     parser.add_argument("--threads", type=positive_int, default=None,
-                        help="Numba threads (default: all cores; 1 per task with --scheduler)")
+                        help="Numba threads (default: all cores" + ("; 1 per task with --scheduler)" if scheduler
+                                                                     else ")"))
     parser.add_argument("--worlds", type=positive_int, default=20, help="layouts per pimc decision (default 20)")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="a progress bar with rate and time left on stderr (default: when stderr is a terminal)")

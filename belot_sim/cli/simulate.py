@@ -49,7 +49,7 @@ def add_parser(sub) -> None:
     sim.add_argument("--engine", choices=["fast", "reference"], default="fast",
                      help="fast = compiled kernels (default); reference = the pure-Python oracle (slow, random play)")
     add_overwrite(sim, "the --out file (and its .plays/.calls siblings)")
-    add_run_options(sim)
+    add_run_options(sim, scheduler=True)
     sim.set_defaults(func=run)
 
 
