@@ -13,7 +13,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from .checks import check_bool
+from .checks import check_bool, check_int
+from .kernels.batch.match import MAX_MATCH_ID
 from .matches import DEFAULT_MAX_DEALS, simulate_matches
 from .registry import BIDDERS, PLAYERS
 from .rules import CONTRACT_CODES, Rules
@@ -57,15 +58,17 @@ def match_tournament(a, b, n: int, *, rules: Rules | str = "bulgarian", seed: in
     and ``"all"``.  ``all``: ``deals`` (paired deals), ``mean_edge`` (match points per deal in
     ``a``'s favour) with ``ci_low``/``ci_high`` (95 % normal interval over the paired deals), and
     ``match_win_rate`` (matches won by ``a``, both plays of each match counted) with
-    ``win_ci_low``/``win_ci_high`` (95 % interval over the match pairs).  A contract's row: the plays
-    of paired deals that ended in it (each play its own auction), ``deals`` = plays, the edge of those
-    plays alone (not duplicate-paired); its win columns are NaN.  ``attrs``: the teams, ``n``,
+    ``win_ci_low``/``win_ci_high`` (95 % normal interval over the match pairs, clipped to [0, 1]).
+    A contract's row: the plays of paired deals that ended in it (each play its own auction),
+    ``deals`` = plays, the edge of those plays alone (not duplicate-paired); its win columns are
+    NaN.  ``n`` is at least 1.  ``attrs``: the teams, ``n``,
     ``seed``, ``void_plays``, ``unpaired_deals``.  With ``per_deal=True`` returns ``(table, deals)``:
     one row per paired deal — ``match_id, deal, deal_id, dealer`` and for each play (``_1`` with
     ``a`` in seats 0/2, ``_2`` swapped) ``contract, declarer, multiplier, auction, outcome, score_a,
     score_b``, then ``edge``.
     """
     team_a, team_b = check_team(a, "a"), check_team(b, "b")
+    n = check_int(n, "n", 1, MAX_MATCH_ID + 1)
     per_deal = check_bool(per_deal, "per_deal")
     common = dict(rules=rules, seed=seed, start=start, threads=threads, worlds=worlds, bidder_options=bidder_options,
                   max_deals=max_deals, progress=progress)
@@ -117,6 +120,7 @@ def _table(deals: pd.DataFrame, first: pd.DataFrame, second: pd.DataFrame) -> pd
 def _row(edge: np.ndarray, wins: np.ndarray | None = None) -> dict:
     mean, low, high = mean_interval(edge)
     win, win_low, win_high = mean_interval(wins) if wins is not None else (np.nan, np.nan, np.nan)
+    win_low, win_high = max(win_low, 0.0), min(win_high, 1.0)  # a share's interval stays in [0, 1]
     return {"deals": len(edge), "mean_edge": mean, "ci_low": low, "ci_high": high, "match_win_rate": win,
             "win_ci_low": win_low, "win_ci_high": win_high}
 

@@ -20,11 +20,12 @@ preallocated table; these wrappers validate the input and keep one table for the
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 
 import numpy as np
 
 from .cards import format_card, iter_cards, parse_card, popcount, to_mask
+from .checks import check_bool
 from .compiling import announce
 from .kernels.core.layouts import C_NODES, MAX_GEN
 from .rules import BULGARIAN, Contract, Rules
@@ -92,8 +93,9 @@ def _check_card(value, what: str) -> int:
 
 
 def _check_hands(hands) -> list[int]:
-    if isinstance(hands, (str, bytes)) or not isinstance(hands, Iterable):
-        raise TypeError("hands must be four hands (masks or card strings), one per seat")
+    if isinstance(hands, (str, bytes, Mapping)) or not isinstance(hands, Iterable):
+        raise TypeError("hands must be four hands (masks or card strings) in seat order, one per seat, got "
+                        f"{type(hands).__name__}")
     hands = list(hands)
     if len(hands) != 4:
         raise ValueError(f"hands must be four hands, one per seat; got {len(hands)}")
@@ -112,6 +114,9 @@ def _check_trick(trick, leader: int, masks: list[int]) -> list[int]:
         return []
     if isinstance(trick, (str, bytes)):
         trick = trick.replace(",", " ").split()
+    if not isinstance(trick, Iterable):
+        raise TypeError(f"trick must be the cards on the table (a text such as 'AS TS' or a list), got "
+                        f"{type(trick).__name__}")
     trick = list(trick)
     if len(trick) > 3:
         raise ValueError(f"a trick in progress has at most 3 cards on the table, got {len(trick)}")
@@ -227,6 +232,7 @@ def solve_position(hands: Sequence, contract: Contract | str, leader: int, trick
     >>> solve_position(["AS", "", "TS", "8S"], "H", leader=1, trick=["7S"])
     31
     """
+    moves = check_bool(moves, "moves")
     return _run(*_prepare(hands, contract, leader, trick, team, rules, valat), moves=moves)
 
 
@@ -235,7 +241,8 @@ def solve_state(state, team: int | None = None, *, moves: bool = False) -> int |
 
     ``team`` defaults to the team of the seat to move.  Only what is still to come is counted
     (the tricks already won and belots already decided are not); valat counts if ``team`` has won
-    every completed trick.  With ``moves=True`` returns ``{card: value}`` for the seat to move.
+    every completed trick.  With ``moves=True`` returns ``{card: value}`` for the seat to move.  A
+    state with unknown hands (a position text with ``?``) is refused: its filled-in hands are a guess.
     """
     from .reference.deal import DealState
 
@@ -243,6 +250,11 @@ def solve_state(state, team: int | None = None, *, moves: bool = False) -> int |
         raise TypeError(f"state must be a reference DealState, got {type(state).__name__}")
     if state.is_over:
         raise ValueError("the deal is over: nothing is left to solve")
+    if state.hidden_seats:
+        raise ValueError(f"the hands of seats {list(state.hidden_seats)} are unknown (filled in at random from the "
+                         "position's '?'): a double-dummy value needs every hand; bs.analyze values the cards over "
+                         "layouts consistent with what the mover knows")
+    moves = check_bool(moves, "moves")
     if team is None:
         team = state.to_move % 2
     team = _check_index(team, "team", 1)

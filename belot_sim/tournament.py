@@ -41,7 +41,7 @@ def tournament(a: str, b: str, n: int, *, rules="bulgarian", contract=None, decl
     """
     first, second = duplicate_plans(a, b, rules=rules, contract=contract, declarer=declarer, bidders=bidders,
                                     seed=seed, worlds=worlds, bidder_options=bidder_options)
-    n = check_int(n, "n", 0, MAX_DEALS)
+    n = check_int(n, "n", 1, MAX_DEALS)
     start = check_int(start, "start", 0, 2**62 - n)
     threads = check_threads(threads)
     progress = check_bool(progress, "progress")

@@ -50,6 +50,19 @@ def test_the_win_rate_counts_both_plays_of_every_match():
     assert table.attrs["a"] == "heuristic:hard" and table.attrs["n"] == 30
 
 
+def test_the_win_rate_interval_stays_within_zero_and_one():
+    row = bs.match_tournament(("heuristic", "hard"), ("random", "hard"), 5, seed=2).loc["all"]
+    assert 0.0 <= row.win_ci_low <= row.match_win_rate <= row.win_ci_high <= 1.0
+
+
+@pytest.mark.parametrize("n", [0, -1, 2.5, True])
+def test_a_tournament_needs_one_deal_or_match_at_least(n):
+    with pytest.raises((ValueError, TypeError), match="n must be"):
+        bs.match_tournament(("heuristic", "hard"), ("random", "hard"), n)
+    with pytest.raises((ValueError, TypeError), match="n must be"):
+        bs.tournament("hard", "normal", n)
+
+
 def test_a_team_against_itself_is_even():
     table, deals = bs.match_tournament(("heuristic", "normal"), ("heuristic", "normal"), 6, seed=2, per_deal=True)
     assert (deals["edge"] == 0).all() and table.loc["all", "mean_edge"] == 0
@@ -76,3 +89,5 @@ def test_cli_tournament_takes_teams_and_players(capsys):
     assert cli_main(["tournament", "hard", "--a", "mc:hard", "--b", "heuristic:hard"]) == 2
     assert cli_main(["tournament", "--a", "mc:hard", "--b", "heuristic"]) == 2
     assert "bidder:player" in capsys.readouterr().err
+    assert cli_main(["tournament", "--a", "mc:hard", "-n", "2"]) == 2
+    assert "only --a was given" in capsys.readouterr().err

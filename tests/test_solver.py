@@ -486,3 +486,22 @@ def test_bad_input():
         solve_position(["", "", "", ""], "H", 0, ["AS", "7S", "TS", "8S"])
     with pytest.raises(TypeError, match="DealState"):
         solve_state("not a state")
+
+
+def test_solve_state_refuses_unknown_hands_and_bad_flags():
+    text = ("belot deal; dealer 2; contract H; declarer 0; hands T.AQT9.T7.J ? .K.AKQJ9.K9 ?; "
+            "play 7S TS AS KH | AD 8D 7D 8C | 9D")
+    state = ref.DealState.from_text(text)
+    with pytest.raises(ValueError, match=r"hands of seats \[1, 3\] are unknown"):
+        solve_state(state, moves=True)
+    full = ref.DealState.from_hands(["JH 9H AH TH KH QH 8H 7H", "JS 9S AS TS KS QS 8S 7S",
+                                     "JD 9D AD TD KD QD 8D 7D", "JC 9C AC TC KC QC 8C 7C"], contract="H",
+                                    declarer=0)
+    for call in (lambda: solve_state(full, moves="no"),
+                 lambda: solve_position(full.hands, "H", 0, [], 0, moves="x")):
+        with pytest.raises(TypeError, match="moves must be True or False"):
+            call()
+    with pytest.raises(TypeError, match="trick must be the cards on the table"):
+        solve_position(full.hands, "H", 0, 5, 0)
+    with pytest.raises(TypeError, match="in seat order"):
+        bs.solve({0: "AS", 1: "7S", 2: "TS", 3: "8S"}, "H", 0)

@@ -36,8 +36,11 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     teams = args.team_a is not None or args.team_b is not None
-    if teams and (args.a or args.b or args.team_a is None or args.team_b is None):
+    if teams and (args.a or args.b):
         raise ValueError("give two players (A B) or two teams (--a BIDDER:PLAYER --b BIDDER:PLAYER), not a mix")
+    if teams and (args.team_a is None or args.team_b is None):
+        given = "a" if args.team_b is None else "b"
+        raise ValueError(f"give both teams: --a BIDDER:PLAYER and --b BIDDER:PLAYER (only --{given} was given)")
     if not teams and not (args.a and args.b):
         raise ValueError("give two players (A B) or two teams (--a BIDDER:PLAYER --b BIDDER:PLAYER)")
     if args.csv:
