@@ -23,6 +23,7 @@ from belot_sim.kernels.bidding import auction_loop, choose
 from belot_sim.kernels.core import auction_rules as ka
 from belot_sim.kernels.core import dealing
 from belot_sim.kernels.core import layouts as L
+from belot_sim.kernels.core.options import flags_of
 from helpers import family_of
 
 DEFAULTS = (auction_loop.DEFAULT_INTS, auction_loop.DEFAULT_WEIGHTS)
@@ -411,3 +412,9 @@ def test_mc_player_option_validation():
         params(mc_tries=0)
     with pytest.raises(ValueError, match="unknown bidder option 'mc_threshold'"):
         params(mc_threshold=0.5)  # the rule on P(made) gave way to expected match points
+
+
+def test_the_default_bidder_flags_are_the_presets():
+    flags = L.BIDDER_INTS["FLAGS"].offset
+    assert auction_loop.DEFAULT_INTS[flags] == flags_of(bs.BULGARIAN)
+    assert auction_loop.CLASSIC_INTS[flags] == flags_of(bs.CLASSIC)
