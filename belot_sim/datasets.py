@@ -82,7 +82,8 @@ def simulate_to_parquet(path, n: int, *, partition_size: int = DEFAULT_PARTITION
     ``resume``: complete the dataset already at ``path``: only the parts missing, unreadable, or not
     the ones the manifest lists (other row counts, or ids outside the part's range in the footer's
     statistics) are computed; a ValueError names the first argument that differs from the ones it
-    was made with.  Without ``resume`` the folder must be new or empty.  One writer at a time: a
+    was made with (``worlds`` counts only with a ``pimc``, ``pimc-exact`` or ``expert`` seat, the
+    players that read it).  Without ``resume`` the folder must be new or empty.  One writer at a time: a
     local folder is locked (``_belot_sim.lock``, released when the writer ends, however it ends) and
     a second writer is refused; a folder behind a URL is not locked.  ``client``: a Dask ``distributed.Client``
     whose workers compute and write the parts (:mod:`belot_sim.cluster`).  ``progress``: a bar on
@@ -196,6 +197,7 @@ def _write_locked(store: Store, manifest: Manifest, plan, client, progress, thre
     if previous is not None:
         previous.check_same(manifest, store.path)
         manifest.parts, manifest.created = _verified_parts(store, previous), previous.created
+        manifest.arguments = previous.arguments  # as the parts were made (an unread worlds= may differ)
     for name in manifest.frames:
         if store.kind(name) == "file":
             raise ValueError(f"{store.join(name)} is a file: the dataset's {name} frame needs that name for its folder")

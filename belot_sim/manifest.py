@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ._version import __version__
 from .options import bidder_options_of
-from .registry import BIDDER_CODES, POLICY_CODES
+from .registry import BIDDER_CODES, POLICY_CODES, SAMPLING_PLAYERS
 from .rules import CONTRACT_CODES, Rules
 
 MANIFEST = "_belot_sim.json"
@@ -97,9 +97,13 @@ class Manifest:
         return not self.missing()
 
     def identity(self) -> dict:
-        """Everything a resumed run must match, in the order differences are reported."""
+        """Everything a resumed run must match, in the order differences are reported (``worlds`` only
+        when a sampling player is seated: other players' rows do not depend on it)."""
+        arguments = dict(self.arguments)
+        if not set(arguments.get("players") or ()) & set(SAMPLING_PLAYERS):
+            arguments.pop("worlds", None)
         return {"belot_sim_version": self.version, "kind": self.kind, "n": self.n, "start": self.start,
-                "partition_size": self.partition_size, **self.arguments}
+                "partition_size": self.partition_size, **arguments}
 
     def check_same(self, other: Manifest, where: str) -> None:
         """A ValueError naming the first argument in which ``other`` (this call) differs."""

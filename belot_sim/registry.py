@@ -44,6 +44,8 @@ BIDDER_CODES = MappingProxyType({"random": RANDOM_BIDDER, "heuristic": HEURISTIC
 MODEL_BIDDERS = ("random", "heuristic", "atlas")
 #: Players that call the double-dummy solver (need its table; much slower per deal).
 SEARCH_PLAYERS = ("dd", "pimc", "pimc-exact", "expert")
+#: Players that sample ``worlds`` layouts per decision: without one seated, ``worlds`` changes nothing.
+SAMPLING_PLAYERS = ("pimc", "pimc-exact", "expert")
 #: Players shown every hand (perfect information); every other player sees only its own.
 PERFECT_INFORMATION = ("dd",)
 #: Players the ``mc`` bidder may play its layouts with (a searching player would take seconds per call).

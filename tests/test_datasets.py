@@ -403,6 +403,19 @@ def test_refusals_leave_an_existing_dataset_untouched(tmp_path):
         with pytest.raises(ValueError, match=pattern):
             bs.simulate_to_parquet(path, kwargs.pop("n"), **kwargs)
         assert files(path) == before, kwargs
+    # random players never read worlds=, so another value is the same run (complete: nothing to do)
+    bs.simulate_to_parquet(path, 200, partition_size=100, seed=1, resume=True, worlds=7)
+    after = files(path)
+    assert {k: v for k, v in after.items() if k != MANIFEST} == {k: v for k, v in before.items() if k != MANIFEST}
+    assert json.loads(after[MANIFEST])["arguments"]["worlds"] == bs.simulation.DEFAULT_WORLDS
+
+
+def test_a_sampling_players_dataset_resumes_only_with_its_worlds(tmp_path):
+    path = tmp_path / "pimc"
+    bs.simulate_to_parquet(path, 4, partition_size=2, players="pimc", worlds=2, seed=1)
+    with pytest.raises(ValueError, match="worlds=2, this call has worlds=3"):
+        bs.simulate_to_parquet(path, 4, partition_size=2, players="pimc", worlds=3, seed=1, resume=True)
+    bs.simulate_to_parquet(path, 4, partition_size=2, players="pimc", worlds=2, seed=1, resume=True)
 
 
 def test_a_manifest_from_another_version_is_refused(tmp_path):
