@@ -30,6 +30,7 @@ import pandas as pd
 from .cards import format_cards, popcount, to_mask
 from .checks import check_int
 from .kernels.core.layouts import ATLAS_ENTRIES, ATLAS_HANDS
+from .registry import POLICY_CODES, policy_codes
 from .rules import BULGARIAN, Contract, Rules
 
 #: The table shipped with the package (package data).
@@ -49,6 +50,11 @@ def check_atlas_rules(rules, what: str) -> None:
     if rules.replace(match_target=BULGARIAN.match_target) != BULGARIAN:
         raise ValueError(f"{what} covers the bulgarian preset only (the bid atlas was computed for it), got "
                          f"{Rules.coerce(rules).name}")
+
+
+def plays_as_atlas(players) -> bool:
+    """``players`` (one name or four, any case) are the atlas's own: ``hard`` in every seat."""
+    return set(policy_codes(players)) == {POLICY_CODES["hard"]}
 
 
 # --- the classes -----------------------------------------------------------------------------

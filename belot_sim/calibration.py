@@ -123,16 +123,16 @@ def calibration(n: int, *, bidders="heuristic", players="hard", estimate_players
 
 def _estimate_settings(method: str, rules: Rules, players, estimate_players, samples: int) -> tuple[object, int]:
     """``(estimate players, layouts per estimate)``, checked before any deal is played."""
-    from .registry import POLICY_CODES, policy_codes
+    from .registry import policy_codes
 
     if method != "atlas":
         chosen = players if estimate_players is None else estimate_players
         policy_codes(chosen)  # raises on a bad name
         return chosen, samples
-    from .atlas import atlas_meta, check_atlas_rules
+    from .atlas import atlas_meta, check_atlas_rules, plays_as_atlas
 
     check_atlas_rules(rules, 'method="atlas"')
-    if estimate_players is not None and set(policy_codes(estimate_players)) != {POLICY_CODES["hard"]}:
+    if estimate_players is not None and not plays_as_atlas(estimate_players):
         raise ValueError(f'the bid atlas was computed with hard play; estimate_players={estimate_players!r} needs '
                          'method="auction" or "uniform"')
     return "hard", int(atlas_meta()["samples"])

@@ -164,18 +164,19 @@ def check_own_calls(auction: Auction, hand: int, seat: int, rules: Rules, models
     only[seat] = models[seat]
     state = np.zeros(A_SIZE, dtype=np.int64)
     turned_card = -1 if turned is None else turned
-    at = first_mismatch(auction.codes, len(auction.codes), hands5, auction.dealer, int(rules.is_classic),
-                        flags_of(rules), turned_card, only, -1, state, weights)
+    flags = flags_of(rules)
+    at = first_mismatch(auction.codes, len(auction.codes), hands5, auction.dealer, int(rules.is_classic), flags,
+                        turned_card, only, -1, state, weights)
     if at >= 0:
         from .kernels.bidding.consistent import model_call
         from .kernels.core.auction_rules import legal_calls
 
-        first_mismatch(auction.codes, at, hands5, auction.dealer, int(rules.is_classic), flags_of(rules),
-                       turned_card, only, -1, state, weights)  # the state just before the call
+        first_mismatch(auction.codes, at, hands5, auction.dealer, int(rules.is_classic), flags, turned_card, only,
+                       -1, state, weights)  # the state just before the call
         legal = legal_calls(state, seat, int(rules.is_classic), rules.all_no_trumps,
                             turned_card >> 3 if rules.is_classic else -1)
-        expected = model_call(models[seat], legal, hand, seat, state, int(rules.is_classic), flags_of(rules),
-                              turned_card, weights)
+        expected = model_call(models[seat], legal, hand, seat, state, int(rules.is_classic), flags, turned_card,
+                              weights)
         raise ValueError(f"the auction {auction.text!r} contradicts the hand {format_cards(hand)}: with it seat "
                          f"{seat}'s bidder model calls {CALL_NAMES[expected]} at call {at + 1}, not "
                          f"{CALL_NAMES[auction.codes[at]]}")
@@ -202,11 +203,12 @@ def screen(seed: int, samples: int, max_tries: int, fixed: np.ndarray, free: np.
     found = 0
     start = 0
     block = min(FIRST_SCREEN, max_tries)
+    flags = flags_of(rules)
     while found < samples and start < max_tries:
         size = min(block, max_tries - start)
         accepted_now = np.zeros(size, dtype=np.int8)
         screen_layouts(np.uint64(seed), start, size, fixed, free, auction.codes, auction.dealer, int(rules.is_classic),
-                       flags_of(rules), models, seat, weights, accepted_now)
+                       flags, models, seat, weights, accepted_now)
         ids = start + np.flatnonzero(accepted_now)
         accepted.append(ids)
         found += len(ids)

@@ -38,7 +38,7 @@ from .kernels.core.options import flags_of
 from .kernels.core.scoring import HANGING, INSIDE, MADE
 from .progress import Progress
 from .options import bidder_params
-from .registry import POLICY_CODES, is_searching, model_codes, policy_codes
+from .registry import is_searching, model_codes, policy_codes
 from .rules import Contract, Rules
 from .runs import blocks
 from .scoring import check_multiplier
@@ -444,7 +444,9 @@ def _check_atlas_arguments(auction, known, turned, players, multiplier, samples,
     ``hard``: other values of those arguments are refused; the rest are checked as for sampling."""
     if auction is not None or known is not None or turned is not None:
         raise ValueError('method="atlas" answers for a hand with no auction and nothing else known')
-    if players is not None and set(policy_codes(players)) != {POLICY_CODES["hard"]}:
+    from .atlas import plays_as_atlas
+
+    if players is not None and not plays_as_atlas(players):
         raise ValueError(f'the bid atlas was computed with hard play; players={players!r} needs method="sample"')
     if multiplier is not None and check_multiplier(multiplier, rules) != 1:
         raise ValueError(f'the bid atlas scores undoubled deals; multiplier={multiplier!r} needs method="sample"')

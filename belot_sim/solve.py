@@ -254,7 +254,6 @@ def solve_state(state, team: int | None = None, *, moves: bool = False) -> int |
         raise ValueError(f"the hands of seats {list(state.hidden_seats)} are unknown (filled in at random from the "
                          "position's '?'): a double-dummy value needs every hand; bs.analyze values the cards over "
                          "layouts consistent with what the mover knows")
-    moves = check_bool(moves, "moves")
     if team is None:
         team = state.to_move % 2
     team = _check_index(team, "team", 1)
