@@ -65,7 +65,8 @@ def run_partitions(client, fn: Callable, tasks: Sequence[tuple], *, progress: Pr
     finishes, ``progress`` advances by its weight and ``on_result(index, result)`` is called.
     Ctrl-C (or any error) cancels what has not run yet and re-raises; tasks already running on a
     worker run to their end (Dask does not stop a running task): a dataset's parts written so are
-    in its folder but not in its manifest, and a resume writes them again."""
+    in its folder but not in its manifest, and a resume keeps them (each records the arguments that
+    wrote it: :mod:`belot_sim.parts`)."""
     distributed = require("running on a client")
     futures = [client.submit(fn, *task, pure=False) for task in tasks]
     index = {future.key: k for k, future in enumerate(futures)}

@@ -13,7 +13,10 @@ id).  Every part file is written under a temporary name beginning with a dot and
 complete, and the manifest records it as done, so an interrupted run — Ctrl-C, a crash, a killed
 process — leaves only complete parts; ``resume=True`` computes the rest, after checking each listed
 part's row counts and id range against the manifest (a part copied from elsewhere is recomputed;
-:func:`read_parquet` refuses it).  Part ``k`` holds its ids
+:func:`read_parquet` refuses it).  Each part file also records the arguments that wrote it and its
+index (:mod:`belot_sim.parts`), so a resume keeps finished parts the manifest does not list: the
+manifest was deleted (a resume with the same arguments writes it again), or cluster tasks ran to
+their end after Ctrl-C.  Part ``k`` holds its ids
 played as :func:`belot_sim.simulation.run_deals` (or :func:`belot_sim.matches.run_matches`) plays
 them, a pure function of the ids, so the rows do not depend on the partition size, the resume
 history or the threads: row ``i`` of the deals is row ``i`` of ``simulate(n, ...)``.  Each frame is
@@ -34,10 +37,11 @@ import pandas as pd
 from .checks import check_bool, check_int, check_threads, numba_threads
 from .cluster import DEFAULT_PARTITION, check_client, check_partition_size, run_partitions
 from .frames import CALL_DTYPE, CONTRACT_DTYPE, OUTCOME_DTYPE
-from .kernels.batch.match import DEAL_ID_STRIDE, MAX_MATCH_ID
-from .manifest import LOCK, MANIFEST, Manifest, deal_arguments, match_arguments
+from .kernels.batch.match import MAX_MATCH_ID
+from .manifest import FRAMES, LOCK, MANIFEST, Manifest, deal_arguments, match_arguments
 from .matches import CLIENT_PARTITION as MATCH_PARTITION
 from .matches import MatchPlan, match_blocks, plan_arguments, plan_matches
+from .parts import part_metadata, part_name, part_problems, unlisted_parts
 from .progress import Progress
 from .simulation import BLOCK, MAX_DEALS, SLOW_BLOCK, DealArrays, DealPlan, deal_blocks, plan_deals, simulate_arguments
 from .storage import TEMPORARY_PREFIX, Store, is_url
@@ -59,11 +63,9 @@ DELTA_COLUMNS = ("dealer", "declarer", "trick_points0", "trick_points1", "declar
                  "score0", "score1", "card")
 UNCOMPRESSED_COLUMNS = (*DELTA_COLUMNS, *DICTIONARY_COLUMNS, "hand0", "hand1", "hand2", "hand3", "auction_hand0",
                         "auction_hand1", "auction_hand2", "auction_hand3")
+#: The folders of a dataset's frames (a folder holding only these is a dataset whose manifest is gone).
+FRAME_FOLDERS = {name for names in FRAMES.values() for name in names}
 _DTYPES = {"contract": CONTRACT_DTYPE, "outcome": OUTCOME_DTYPE, "call": CALL_DTYPE}
-
-
-def part_name(k: int) -> str:
-    return f"part-{k:05d}.parquet"
 
 
 # --- the public functions --------------------------------------------------------------------
@@ -81,12 +83,14 @@ def simulate_to_parquet(path, n: int, *, partition_size: int = DEFAULT_PARTITION
 
     ``resume``: complete the dataset already at ``path``: only the parts missing, unreadable, or not
     the ones the manifest lists (other row counts, or ids outside the part's range in the footer's
-    statistics) are computed; a ValueError names the first argument that differs from the ones it
-    was made with (``worlds`` counts only with a ``pimc``, ``pimc-exact`` or ``expert`` seat, the
-    players that read it).  Without ``resume`` the folder must be new or empty.  One writer at a time: a
-    local folder is locked (``_belot_sim.lock``, released when the writer ends, however it ends) and
-    a second writer is refused; a folder behind a URL is not locked.  ``client``: a Dask ``distributed.Client``
-    whose workers compute and write the parts (:mod:`belot_sim.cluster`).  ``progress``: a bar on
+    statistics) are computed, and finished parts the manifest does not list but these arguments
+    wrote are kept (also when the manifest was deleted); a ValueError names the first argument
+    that differs from the ones it was made with (``worlds`` counts only with a ``pimc``,
+    ``pimc-exact`` or ``expert`` seat, the players that read it).  Without ``resume`` the folder
+    must be new or empty.  One writer at a time: a local folder is locked (``_belot_sim.lock``,
+    released when the writer ends, however it ends) and a second writer is refused; a folder behind
+    a URL is not locked.  ``client``: a Dask ``distributed.Client`` whose workers compute and write
+    the parts (:mod:`belot_sim.cluster`).  ``progress``: a bar on
     stderr (default: when stderr is a terminal).  ``threads``: Numba threads (on a worker: 1 by
     default).  ``compression``: ``"lz4"`` (default: each column encoded for speed, see
     :data:`DELTA_COLUMNS`), ``"zstd"`` (smaller, slower), ``"snappy"`` or ``"none"`` (a little faster,
@@ -129,7 +133,8 @@ def read_parquet(path, columns=None, filters=None, *, frame: str | None = None, 
     store = Store(path)
     manifest = load_manifest(store)
     if manifest is None:
-        raise ValueError(f"{store.path} is not a belot_sim dataset (no {MANIFEST})")
+        raise ValueError(f"{store.path} is not a belot_sim dataset (no {MANIFEST}; if it was deleted, resume=True "
+                         "with the arguments that made the dataset writes it again, keeping the parts)")
     frame = manifest.frames[0] if frame is None else frame
     if frame not in manifest.frames:
         raise ValueError(f"frame must be one of {manifest.frames} for {store.path}, got {frame!r}")
@@ -166,7 +171,7 @@ def read_parquet(path, columns=None, filters=None, *, frame: str | None = None, 
 
 def _check_parts(store: Store, manifest: Manifest, frame: str) -> None:
     """A ValueError naming the first listed part of ``frame`` that is not what the manifest says."""
-    bad = _part_problems(store, manifest, [frame])
+    bad = part_problems(store, manifest, [frame])
     if bad:
         raise ValueError(f"{store.path} is damaged: {bad[min(bad)]}; writing it again with resume=True recomputes "
                          "every such part")
@@ -198,6 +203,9 @@ def _write_locked(store: Store, manifest: Manifest, plan, client, progress, thre
         previous.check_same(manifest, store.path)
         manifest.parts, manifest.created = _verified_parts(store, previous), previous.created
         manifest.arguments = previous.arguments  # as the parts were made (an unread worlds= may differ)
+    # Parts no manifest lists but this run's arguments wrote: its manifest was deleted, or cluster
+    # tasks ran to their end after Ctrl-C.
+    manifest.parts.update(unlisted_parts(store, manifest))
     for name in manifest.frames:
         if store.kind(name) == "file":
             raise ValueError(f"{store.join(name)} is a file: the dataset's {name} frame needs that name for its folder")
@@ -215,45 +223,44 @@ def _write_locked(store: Store, manifest: Manifest, plan, client, progress, thre
                 manifest.parts[todo[index]] = rows
                 save_manifest(store, manifest)
 
-            tasks = [(store, manifest.frames, plan, k, *manifest.part_range(k), threads, compression) for k in todo]
-            run_partitions(client, _write_part_on_worker, tasks, progress=bar, weights=[t[5] for t in tasks],
-                           on_result=record)
+            tasks = [(store, manifest, plan, k, threads, compression) for k in todo]
+            run_partitions(client, _write_part_on_worker, tasks, progress=bar,
+                           weights=[manifest.part_range(k)[1] for k in todo], on_result=record)
         else:
             def record_part(k, rows):  # in the writing thread, once part k's files are renamed
                 manifest.parts[k] = rows
                 save_manifest(store, manifest)
 
             with numba_threads(threads):
-                _write_parts(store, manifest.frames, plan, [(k, *manifest.part_range(k)) for k in todo], bar,
-                             record_part, compression)
+                _write_parts(store, manifest, plan, todo, bar, record_part, compression)
 
 
 def _worker_threads(threads):
     return None if threads is None else check_int(threads, "threads", 1, 1 << 10)
 
 
-def _write_part_on_worker(store, frames, plan, k, first, count, threads, compression) -> dict[str, int]:
+def _write_part_on_worker(store, manifest, plan, k, threads, compression) -> dict[str, int]:
     with numba_threads(threads if threads is not None else 1):
-        return write_part(store, frames, plan, k, first, count, compression)
+        return write_part(store, manifest, plan, k, compression)
 
 
-def write_part(store: Store, frames: list[str], plan, k: int, first: int, count: int,
-               compression: str = "lz4") -> dict[str, int]:
-    """Compute part ``k`` (ids ``first .. first+count-1`` of ``plan``) and write each of its
-    ``frames``; returns their row counts."""
+def write_part(store: Store, manifest: Manifest, plan, k: int, compression: str = "lz4") -> dict[str, int]:
+    """Compute part ``k`` of the dataset ``manifest`` describes (``plan`` made it) and write each of
+    its frames; returns their row counts."""
     rows = {}
-    _write_parts(store, frames, plan, [(k, first, count)], None, lambda _k, r: rows.update(r), compression)
+    _write_parts(store, manifest, plan, [k], None, lambda _k, r: rows.update(r), compression)
     return rows
 
 
-def _write_parts(store: Store, frames: list[str], plan, parts, progress: Progress | None, done,
+def _write_parts(store: Store, manifest: Manifest, plan, parts: list[int], progress: Progress | None, done,
                  compression: str) -> None:
-    """Compute and write ``parts`` (``(k, first id, count)``) in order, block by block; ``done(k, rows)``
-    runs once part ``k``'s files are all in place."""
-    pipeline = _Pipeline(store, frames, done, compression)
+    """Compute and write ``parts`` in order, block by block; ``done(k, rows)`` runs once part ``k``'s
+    files are all in place."""
+    pipeline = _Pipeline(store, manifest, done, compression)
     try:
         last = None  # a part's first block is as big as the last one of the part before
-        for k, first, count in parts:
+        for k in parts:
+            first, count = manifest.part_range(k)
             pipeline.start_part(k)
             if isinstance(plan, DealPlan):
                 for offset, size in deal_blocks(plan, count, progress, first=last):
@@ -283,8 +290,8 @@ class _Pipeline:
     arrays for every block cost their page faults, about 3 % of random play.
     """
 
-    def __init__(self, store: Store, frames: list[str], done, compression: str):
-        self.store, self.frames, self.done, self.compression = store, frames, done, compression
+    def __init__(self, store: Store, manifest: Manifest, done, compression: str):
+        self.store, self.manifest, self.done, self.compression = store, manifest, done, compression
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="belot-sim-writer")
         self.last = None  # the last task handed to the writing thread (the ones before it are done first)
         self.part: _PartFiles | None = None
@@ -301,7 +308,7 @@ class _Pipeline:
         return out
 
     def start_part(self, k: int) -> None:
-        self.part = _PartFiles(self.store, self.frames, k, self.compression)
+        self.part = _PartFiles(self.store, self.manifest, k, self.compression)
 
     def add(self, make_frames) -> None:
         """Write the block ``make_frames()`` (run in the writing thread) to the current part."""
@@ -339,10 +346,13 @@ class _Pipeline:
 
 class _PartFiles:
     """One part's Parquet files: written under temporary names (in the writing thread), renamed by
-    :meth:`commit` (the first frame last: a part counts as written once all its files are there)."""
+    :meth:`commit` (the first frame last: a part counts as written once all its files are there),
+    each with the run's identity and the part's index in its metadata (:mod:`belot_sim.parts`)."""
 
-    def __init__(self, store: Store, frames: list[str], k: int, compression: str):
+    def __init__(self, store: Store, manifest: Manifest, k: int, compression: str):
+        frames = manifest.frames
         self.store, self.frames, self.k, self.compression = store, frames, k, compression
+        self.metadata = part_metadata(manifest, k)
         self.targets = {f: f"{f}/{part_name(k)}" for f in frames}
         self.temps = {f: store.temporary(f, part_name(k)) for f in frames}
         self.writers: dict = {}
@@ -352,7 +362,7 @@ class _PartFiles:
         import pyarrow.parquet as pq
 
         for name, frame in zip(self.frames, make_frames()):
-            table = _arrow(frame)
+            table = _arrow(frame, self.metadata)
             writer = self.writers.get(name)
             if writer is None:
                 writer = pq.ParquetWriter(self.store.join(self.temps[name]), table.schema, filesystem=self.store.fs,
@@ -387,13 +397,14 @@ class _PartFiles:
 NULLABLE_COLUMNS = ("contract",)
 
 
-def _arrow(frame: pd.DataFrame):
-    """``frame`` as an Arrow table (no copy), every column but :data:`NULLABLE_COLUMNS` non-nullable."""
+def _arrow(frame: pd.DataFrame, metadata: dict[bytes, bytes]):
+    """``frame`` as an Arrow table (no copy), every column but :data:`NULLABLE_COLUMNS` non-nullable,
+    with ``metadata`` added to the schema's."""
     import pyarrow as pa
 
     table = pa.Table.from_pandas(frame, preserve_index=False)
     fields = [f if f.name in NULLABLE_COLUMNS else f.with_nullable(False) for f in table.schema]
-    return table.cast(pa.schema(fields, metadata=table.schema.metadata))
+    return table.cast(pa.schema(fields, metadata={**(table.schema.metadata or {}), **metadata}))
 
 
 def _writer_options(columns: list[str], compression: str = "lz4") -> dict:
@@ -434,6 +445,11 @@ def _target(path, resume: bool) -> Store:
         if not resume:
             raise ValueError(f"{store.path} already holds a dataset: complete it with resume=True (--resume), with the "
                              "same arguments, or write elsewhere")
+    elif names and {n for n in names if not n.startswith(TEMPORARY_PREFIX)} <= FRAME_FOLDERS:
+        if not resume:
+            raise ValueError(f"{store.path} holds a dataset's frames but no manifest {MANIFEST}: resume=True "
+                             "(--resume) with the arguments that made it keeps the parts those arguments wrote, or "
+                             "write elsewhere")
     elif names:
         raise ValueError(f"{store.path} is not empty and holds no belot_sim dataset: refusing to write into it")
     return store
@@ -452,63 +468,8 @@ def save_manifest(store: Store, manifest: Manifest) -> None:
 def _verified_parts(store: Store, manifest: Manifest) -> dict[int, dict[str, int]]:
     """The parts the manifest lists as done whose files are all there, read back with the recorded
     row counts and hold the part's ids."""
-    bad = _part_problems(store, manifest, manifest.frames)
+    bad = part_problems(store, manifest, manifest.frames)
     return {k: rows for k, rows in manifest.parts.items() if k not in bad}
-
-
-def _part_problems(store: Store, manifest: Manifest, frames: list[str]) -> dict[int, str]:
-    """``{part: its first problem}`` of the listed parts whose file of one of ``frames`` is not the one
-    the manifest lists (:func:`part_problem`; footers only, about a millisecond a file locally, read 8
-    at a time: on a remote store each is a request)."""
-    def first_problem(k: int) -> str | None:
-        return next((p for f in frames if (p := part_problem(store, manifest, k, f)) is not None), None)
-
-    listed = sorted(manifest.parts)
-    with ThreadPoolExecutor(max_workers=8) as pool:
-        problems = dict(zip(listed, pool.map(first_problem, listed)))
-    return {k: p for k, p in problems.items() if p is not None}
-
-
-def part_problem(store: Store, manifest: Manifest, k: int, frame: str) -> str | None:
-    """Why the file of part ``k`` of ``frame`` is not the one the manifest lists (``None``: it is):
-    missing, unreadable, another row count, or ids outside the part's range (a part copied or
-    moved from elsewhere), read from the footer's statistics of the id column."""
-    import pyarrow.parquet as pq
-
-    name = store.join(frame, part_name(k))
-    try:
-        metadata = pq.read_metadata(name, filesystem=store.fs)
-    except (OSError, ValueError) as error:
-        return f"its part {name} cannot be read ({error})"
-    rows = manifest.parts[k][frame]
-    if metadata.num_rows != rows:
-        return f"its part {name} has {metadata.num_rows} rows, the manifest lists {rows}"
-    if rows == 0:
-        return None
-    first, count = manifest.part_range(k)
-    names = metadata.schema.names
-    column = "match_id" if "match_id" in names else "deal_id"
-    low, high = first, first + count - 1
-    if manifest.kind == "matches" and column == "deal_id":
-        low, high = low * DEAL_ID_STRIDE, (high + 1) * DEAL_ID_STRIDE - 1
-    found = _id_range(metadata, names.index(column)) if column in names else None
-    exact = frame == manifest.frames[0]  # the first frame holds every id of its part
-    if found is None or found[0] < low or found[1] > high or (exact and found != (low, high)):
-        return (f"its part {name} holds {column} {found and f'{found[0]}..{found[1]}'}, part {k} is {column} "
-                f"{low}..{high}")
-    return None
-
-
-def _id_range(metadata, column: int) -> tuple[int, int] | None:
-    """``(min, max)`` of a column over a file's row groups, from their statistics (``None``: not recorded)."""
-    low = high = None
-    for g in range(metadata.num_row_groups):
-        stats = metadata.row_group(g).column(column).statistics
-        if stats is None or not stats.has_min_max:
-            return None
-        low = stats.min if low is None else min(low, stats.min)
-        high = stats.max if high is None else max(high, stats.max)
-    return None if low is None else (int(low), int(high))
 
 
 def _remove_temporary_files(store: Store, folder: str) -> None:

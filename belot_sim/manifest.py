@@ -105,6 +105,10 @@ class Manifest:
         return {"belot_sim_version": self.version, "kind": self.kind, "n": self.n, "start": self.start,
                 "partition_size": self.partition_size, **arguments}
 
+    def identity_json(self) -> bytes:
+        """:meth:`identity` as canonical JSON: what each part file records of the run that wrote it."""
+        return json.dumps(self.identity(), sort_keys=True, separators=(",", ":")).encode()
+
     def check_same(self, other: Manifest, where: str) -> None:
         """A ValueError naming the first argument in which ``other`` (this call) differs."""
         key, made, given = _first_difference(self.identity(), other.identity())
@@ -137,9 +141,9 @@ class Manifest:
             manifest._check()
             return manifest
         except (ValueError, KeyError, TypeError, AttributeError) as error:
-            raise ValueError(f"{where}: unreadable manifest {MANIFEST} ({error}); the parts cannot be matched with "
-                             "the arguments that made them without it: write the dataset again in a new folder "
-                             "(or delete this one)") from None
+            raise ValueError(f"{where}: unreadable manifest {MANIFEST} ({error}); delete it, then resume=True "
+                             "(--resume) with the arguments that made the dataset keeps the parts those arguments "
+                             "wrote, or write the dataset again in a new folder") from None
 
     def _check(self) -> None:
         """A ValueError naming the first value a readable manifest cannot hold (an edited or foreign file)."""

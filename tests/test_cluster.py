@@ -5,6 +5,7 @@ they give here."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -16,6 +17,7 @@ import pytest
 
 import belot_sim as bs
 from belot_sim import datasets
+from belot_sim.manifest import MANIFEST
 from helpers import assert_same_frames
 
 distributed = pytest.importorskip("distributed")  # the test extra installs it: this runs in CI
@@ -81,6 +83,13 @@ def test_workers_write_the_parts_and_a_cluster_run_resumes(client, tmp_path):
         (path / "deals" / datasets.part_name(k)).unlink()
     bs.simulate_to_parquet(path, 9_000, partition_size=2_000, client=client, resume=True, **kwargs)
     assert_same_frames(tuple(bs.read_parquet(path, frame=f) for f in ("deals", "plays", "calls")), expected)
+    record = json.loads((path / MANIFEST).read_text())
+    del record["parts"]["0"]  # a task that ran to its end after Ctrl-C: its part is there, not listed
+    (path / MANIFEST).write_text(json.dumps(record))
+    inode = (path / "deals" / datasets.part_name(0)).stat().st_ino
+    bs.simulate_to_parquet(path, 9_000, partition_size=2_000, client=client, resume=True, **kwargs)
+    assert (path / "deals" / datasets.part_name(0)).stat().st_ino == inode  # kept, not written again
+    assert "0" in json.loads((path / MANIFEST).read_text())["parts"]
     matches = tmp_path / "matches"
     bs.simulate_matches_to_parquet(matches, 30, partition_size=8, client=client, seed=2)
     assert_same_frames((bs.read_parquet(matches), bs.read_parquet(matches, frame="deals")),

@@ -45,8 +45,8 @@ def record_written_parts(monkeypatch) -> list[int]:
     """The part numbers the dataset writer computes from now on, in order (it still writes them)."""
     written = []
     real = datasets._write_parts
-    monkeypatch.setattr(datasets, "_write_parts", lambda store, frames, plan, parts, *a: written.extend(
-        k for k, _, _ in parts) or real(store, frames, plan, parts, *a))
+    monkeypatch.setattr(datasets, "_write_parts", lambda store, manifest, plan, parts, *a: written.extend(
+        parts) or real(store, manifest, plan, parts, *a))
     return written
 
 
@@ -297,6 +297,66 @@ def test_resume_computes_only_missing_and_unreadable_parts(tmp_path, monkeypatch
     written.clear()
     bs.simulate_to_parquet(path, 5000, partition_size=1000, resume=True, **AUCTION)  # complete: nothing to do
     assert written == []
+
+
+def test_each_part_file_records_the_run_that_wrote_it(tmp_path):
+    path = bs.simulate_matches_to_parquet(tmp_path / "run", 12, partition_size=5, seed=2, plays=True)
+    identity = json.loads((tmp_path / "run" / MANIFEST).read_text())
+    for frame in ("matches", "deals", "plays"):
+        for k in range(3):
+            recorded = pq.read_metadata(os.path.join(path, frame, datasets.part_name(k))).metadata
+            assert recorded[b"belot_sim.part"] == str(k).encode()
+            stamp = json.loads(recorded[b"belot_sim.identity"])
+            assert stamp["seed"] == identity["arguments"]["seed"] == 2 and stamp["n"] == 12
+            assert stamp["partition_size"] == 5 and stamp["kind"] == "matches"
+
+
+def test_a_deleted_manifest_is_rebuilt_by_a_resume_keeping_the_parts_its_arguments_wrote(tmp_path, monkeypatch):
+    path = tmp_path / "run"
+    bs.simulate_to_parquet(path, 5000, partition_size=1000, **AUCTION)
+    before = files(path)
+    (path / MANIFEST).unlink()
+    (path / "calls" / datasets.part_name(3)).unlink()  # part 3 incomplete: recomputed
+    for frame in ("deals", "plays", "calls"):  # part 0's files copied over part 1's: recorded as part 0
+        shutil.copy(path / frame / datasets.part_name(0), path / frame / datasets.part_name(1))
+    with pytest.raises(ValueError, match="no _belot_sim.json; if it was deleted, resume=True"):
+        bs.read_parquet(path)
+    with pytest.raises(ValueError, match="frames but no manifest.*resume=True"):
+        bs.simulate_to_parquet(path, 5000, partition_size=1000, **AUCTION)
+    written = record_written_parts(monkeypatch)
+    bs.simulate_to_parquet(path, 5000, partition_size=1000, resume=True, **AUCTION)
+    assert written == [1, 3]
+    after = files(path)
+    assert all(after[f"{f}/{datasets.part_name(k)}"] == before[f"{f}/{datasets.part_name(k)}"]
+               for f in ("deals", "plays", "calls") for k in (0, 2, 4))
+    assert sorted(manifest_of(path)["parts"]) == ["0", "1", "2", "3", "4"]
+    assert_same_frames(tuple(bs.read_parquet(path, frame=f) for f in ("deals", "plays", "calls")),
+                       bs.simulate(5000, **AUCTION), "rebuilt")
+
+
+def test_parts_of_other_arguments_are_never_kept(tmp_path, monkeypatch):
+    """Without its manifest, a folder resumed with other arguments (a seed, the size, a rule) is
+    computed again, part by part; unlisted parts of the same arguments are kept (a cluster task that
+    ended after Ctrl-C)."""
+    path = tmp_path / "run"
+    bs.simulate_to_parquet(path, 3000, partition_size=1000, seed=1)
+    record = manifest_of(path)
+    (path / MANIFEST).unlink()
+    written = record_written_parts(monkeypatch)
+    for other in (dict(seed=2), dict(seed=1, rules=bs.BULGARIAN.replace(declarations=False))):
+        bs.simulate_to_parquet(path, 3000, partition_size=1000, resume=True, **other)
+        assert written == [0, 1, 2]
+        pd.testing.assert_frame_equal(bs.read_parquet(path), bs.simulate(3000, **other))
+        (path / MANIFEST).unlink()
+        written.clear()
+    bs.simulate_to_parquet(path, 3000, partition_size=1000, resume=True, seed=1)
+    assert written == [0, 1, 2]  # the parts hold the rules=... run now
+    del record["parts"]["2"]
+    (path / MANIFEST).write_text(json.dumps(record))
+    written.clear()
+    bs.simulate_to_parquet(path, 3000, partition_size=1000, resume=True, seed=1)
+    assert written == [] and sorted(manifest_of(path)["parts"]) == ["0", "1", "2"]
+    pd.testing.assert_frame_equal(bs.read_parquet(path), bs.simulate(3000, seed=1))
 
 
 def test_an_interrupted_run_keeps_its_complete_parts_and_resumes(tmp_path, monkeypatch):
