@@ -57,7 +57,9 @@ class BidEstimate:
     """The estimate for one contract.  Probabilities come with Wilson 95% intervals; scores are
     match points of one deal (``mean_score_*``) and raw points (``mean_raw_*``), bidding team
     (the team of ``seat``) and defenders.  ``frame``: one row per sampled layout, with the
-    columns of a :func:`belot_sim.simulate` row (``sample`` in place of ``deal_id``); empty with
+    columns of a :func:`belot_sim.simulate` row (``sample`` in place of ``deal_id``; with an
+    ``auction``, also ``layout``, the candidate layout's id, and ``auction_hand0..3``, the 5-card
+    hands the auction was called with, classic: and ``turned_card``); empty with
     ``method="atlas"``, which samples nothing."""
 
     contract: Contract

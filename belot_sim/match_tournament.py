@@ -56,7 +56,9 @@ def match_tournament(a, b, n: int, *, rules: Rules | str = "bulgarian", seed: in
 
     Returns a frame like :func:`belot_sim.tournament`'s, index ``contract``: one row per contract
     and ``"all"``.  ``all``: ``deals`` (paired deals), ``mean_edge`` (match points per deal in
-    ``a``'s favour) with ``ci_low``/``ci_high`` (95 % normal interval over the paired deals), and
+    ``a``'s favour, each deal's own ``score0``/``score1``: hanging points a later deal collects
+    count in the matches' totals, not in any deal's edge) with ``ci_low``/``ci_high`` (95 % normal
+    interval over the paired deals), and
     ``match_win_rate`` (matches won by ``a``, both plays of each match counted) with
     ``win_ci_low``/``win_ci_high`` (95 % normal interval over the match pairs, clipped to [0, 1]).
     A contract's row: the plays of paired deals that ended in it (each play its own auction),

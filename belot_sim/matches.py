@@ -85,7 +85,8 @@ def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="rando
     * ``deals``: one row per deal: ``match_id, deal`` (0.. within the match), the ``simulate``
       columns ``deal_id, dealer, contract, ..., hanging, auction, auction_hand0..3, [turned_card,]
       bidding_team`` and the match after the deal: ``total0, total1`` (running scores),
-      ``carried`` (hanging points waiting).
+      ``carried`` (hanging points waiting).  ``score0``/``score1`` are the deal's own points: the
+      hanging points it collects are in ``total0``/``total1`` only.
     """
     plan = plan_matches(rules=rules, players=players, bidders=bidders, seed=seed, worlds=worlds,
                         bidder_options=bidder_options, max_deals=max_deals, plays=plays, calls=calls)

@@ -8,6 +8,8 @@ two plays.
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
@@ -16,7 +18,7 @@ from .cluster import check_partition_size
 from .progress import Progress
 from .rules import CONTRACT_CODES
 from .simulation import DEFAULT_WORLDS, MAX_DEALS, DealPlan, deal_blocks, plan_deals, run_deals
-from .stats import mean_interval
+from .stats import Z95
 
 #: Duplicate deals per task on a Dask client.
 CLIENT_PARTITION = 100_000
@@ -33,7 +35,9 @@ def tournament(a: str, b: str, n: int, *, rules="bulgarian", contract=None, decl
     and declarer per deal; with ``bidders`` the auction decides, the same in both plays since it
     does not depend on the players; void deals count as an edge of 0 in ``all``).  ``client``: a
     Dask ``distributed.Client`` whose workers play partitions of ``partition_size`` deals
-    (:mod:`belot_sim.cluster`); the table is the same.
+    (:mod:`belot_sim.cluster`); the table is the same.  Memory does not grow with ``n``: each
+    block's edges are summed by contract as integers (:func:`duplicate_sums`), so the table is
+    exact and the same for any blocks, threads or client.
 
     Returns one row per contract played plus ``"all"`` (index ``contract``), columns: ``deals``,
     ``mean_edge`` (raw points per deal in ``a``'s favour), ``ci_low``/``ci_high`` (95% normal
@@ -53,19 +57,14 @@ def tournament(a: str, b: str, n: int, *, rules="bulgarian", contract=None, decl
             client = check_client(client, "tournament")
             tasks = [(first, second, start + offset, size, threads)
                      for offset, size in partitions(n, partition_size)]
-            parts = run_partitions(client, _edges_on_worker, tasks, progress=bar, weights=[t[3] for t in tasks])
+            parts = run_partitions(client, _sums_on_worker, tasks, progress=bar, weights=[t[3] for t in tasks])
         else:
             with numba_threads(threads):
-                parts = [duplicate_edges(first, second, start + offset, size)
+                parts = [duplicate_sums(first, second, start + offset, size)
                          for offset, size in deal_blocks(first, n, bar)]
-    edge = np.concatenate([p[0] for p in parts])
-    contracts = np.concatenate([p[1] for p in parts])
-    rows = {}
-    for code in CONTRACT_CODES:
-        chosen = contracts == code
-        if chosen.any():
-            rows[code] = _summary(edge[chosen])
-    rows["all"] = _summary(edge)
+    totals = sum((p.astype(object) for p in parts), np.zeros_like(parts[0], dtype=object))  # exact: Python ints
+    rows = {code: _summary(*totals[c]) for c, code in enumerate(CONTRACT_CODES) if totals[c, 0]}
+    rows["all"] = _summary(*totals.sum(axis=0))
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.index.name = "contract"
     table.attrs.update({"a": a, "b": b, "n": n, "seed": seed})
@@ -84,23 +83,54 @@ def duplicate_plans(a: str, b: str, *, rules, contract, declarer, bidders, seed,
 def duplicate_edges(first: DealPlan, second: DealPlan, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
     """``(edge, contract)`` of deals ``start .. start+n-1`` played by both seatings: ``a``'s raw points
     minus ``b``'s, averaged over the two plays, and the contract (text, ``None`` when void)."""
+    twice, contract = _twice_edges(first, second, start, n)
+    return twice / 2.0, contract.astype(object).to_numpy()
+
+
+def duplicate_sums(first: DealPlan, second: DealPlan, start: int, n: int) -> np.ndarray:
+    """The edges of deals ``start .. start+n-1`` (as :func:`duplicate_edges`) summed by contract: one
+    row per contract of :data:`~belot_sim.rules.CONTRACT_CODES`, then one of the void deals; columns
+    :data:`SUM_COLUMNS`.  Integers (an edge is a whole number of half points), so the sums of any
+    blocks add up exactly in any order, and a tournament's memory does not grow with its deals."""
+    twice, contract = _twice_edges(first, second, start, n)
+    code = contract.cat.codes.to_numpy()
+    out = np.zeros((len(CONTRACT_CODES) + 1, len(SUM_COLUMNS)), dtype=np.int64)
+    for row in range(len(CONTRACT_CODES) + 1):
+        chosen = twice[code == (row if row < len(CONTRACT_CODES) else -1)]
+        out[row] = (len(chosen), chosen.sum(), (chosen * chosen).sum(), (chosen > 0).sum(), (chosen < 0).sum())
+    return out
+
+
+#: The columns of :func:`duplicate_sums`: deals, the sums of twice the edge and of its square, the
+#: deals ``a`` won and the deals ``b`` won.
+SUM_COLUMNS = ("deals", "twice_edge", "twice_edge_squared", "a_better", "b_better")
+
+
+def _twice_edges(first: DealPlan, second: DealPlan, start: int, n: int):
+    """``(twice the edge as int64, the contract column)`` of deals ``start .. start+n-1``."""
     one = run_deals(first, start, n)[0]
     two = run_deals(second, start, n)[0]
-    edge = ((one["raw0"].to_numpy(np.int64) - one["raw1"].to_numpy(np.int64))
-            + (two["raw1"].to_numpy(np.int64) - two["raw0"].to_numpy(np.int64))) / 2.0
-    return edge, one["contract"].astype(object).to_numpy()
+    twice = ((one["raw0"].to_numpy(np.int64) - one["raw1"].to_numpy(np.int64))
+             + (two["raw1"].to_numpy(np.int64) - two["raw0"].to_numpy(np.int64)))
+    return twice, one["contract"]
 
 
-def _edges_on_worker(first, second, start, n, threads):
+def _sums_on_worker(first, second, start, n, threads):
     with numba_threads(threads if threads is not None else 1):
-        return duplicate_edges(first, second, start, n)
+        return duplicate_sums(first, second, start, n)
 
 
-def _summary(edge: np.ndarray) -> dict:
-    mean, low, high = mean_interval(edge)
-    return {"deals": len(edge), "mean_edge": mean, "ci_low": low, "ci_high": high,
-            "a_better": float((edge > 0).mean()), "b_better": float((edge < 0).mean()),
-            "equal": float((edge == 0).mean())}
+def _summary(deals: int, twice: int, squares: int, a_better: int, b_better: int) -> dict:
+    """A row of the table from exact sums (Python ints): the mean and its 95% normal interval with
+    the sample standard deviation (``ddof=1``), as :func:`belot_sim.stats.mean_interval` computes."""
+    mean = twice / (2 * deals)
+    low = high = math.nan
+    if deals >= 2:
+        variance = (deals * squares - twice * twice) / (4 * deals * (deals - 1))  # exact until this division
+        half = Z95 * math.sqrt(variance) / math.sqrt(deals)
+        low, high = mean - half, mean + half
+    return {"deals": deals, "mean_edge": mean, "ci_low": low, "ci_high": high, "a_better": a_better / deals,
+            "b_better": b_better / deals, "equal": (deals - a_better - b_better) / deals}
 
 
 def format_tournament(table: pd.DataFrame) -> str:

@@ -524,6 +524,25 @@ def test_tournament_of_a_player_against_itself_is_exactly_even(player):
     assert table.loc["all", "ci_low"] <= 0 <= table.loc["all", "ci_high"]
 
 
+def test_tournament_sums_add_up_exactly_over_any_blocks():
+    """The table is made from integer sums per block (memory independent of ``n``): two blocks add
+    up to the sums of one, and the sums are those of the per-deal edges."""
+    from belot_sim.tournament import SUM_COLUMNS, duplicate_edges, duplicate_plans, duplicate_sums
+
+    first, second = duplicate_plans("hard", "normal", rules="bulgarian", contract=None, declarer=None,
+                                    bidders="heuristic", seed=4, worlds=20, bidder_options=None)
+    whole = duplicate_sums(first, second, 0, 900)
+    halves = duplicate_sums(first, second, 0, 400) + duplicate_sums(first, second, 400, 500)
+    np.testing.assert_array_equal(whole, halves)
+    edge, contract = duplicate_edges(first, second, 0, 900)
+    assert whole.shape == (7, len(SUM_COLUMNS)) and whole[:, 0].sum() == 900
+    assert whole[-1, 0] == pd.isna(contract).sum() > 0  # void deals: the last row
+    for row, code in enumerate(["C", "D", "H", "S", "NT", "AT"]):
+        chosen = edge[contract == code]
+        assert list(whole[row]) == [len(chosen), 2 * chosen.sum(), (4 * chosen * chosen).sum(), (chosen > 0).sum(),
+                                    (chosen < 0).sum()]
+
+
 def test_tournament_is_antisymmetric():
     ab = tournament("easy", "random", 500, seed=6)
     ba = tournament("random", "easy", 500, seed=6)
