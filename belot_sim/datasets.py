@@ -14,9 +14,11 @@ complete, and the manifest records it as done, so an interrupted run — Ctrl-C,
 process — leaves only complete parts; ``resume=True`` computes the rest, after checking each listed
 part's row counts and id range against the manifest (a part copied from elsewhere is recomputed;
 :func:`read_parquet` refuses it).  Each part file also records the arguments that wrote it and its
-index (:mod:`belot_sim.parts`), so a resume keeps finished parts the manifest does not list: the
-manifest was deleted (a resume with the same arguments writes it again), or cluster tasks ran to
-their end after Ctrl-C.  Part ``k`` holds its ids
+index and frame (:mod:`belot_sim.parts`), so a resume keeps finished parts the manifest does not
+list: the manifest was deleted (a resume with the same arguments writes it again), or cluster tasks
+ran to their end after Ctrl-C.  A listed part that records another run is recomputed (and refused by
+:func:`read_parquet`); a folder without a manifest is refused, untouched, when one of its parts
+records other arguments or none.  Part ``k`` holds its ids
 played as :func:`belot_sim.simulation.run_deals` (or :func:`belot_sim.matches.run_matches`) plays
 them, a pure function of the ids, so the rows do not depend on the partition size, the resume
 history or the threads: row ``i`` of the deals is row ``i`` of ``simulate(n, ...)``.  Each frame is
@@ -38,10 +40,10 @@ from .checks import check_bool, check_int, check_threads, numba_threads
 from .cluster import DEFAULT_PARTITION, check_client, check_partition_size, run_partitions
 from .frames import CALL_DTYPE, CONTRACT_DTYPE, OUTCOME_DTYPE
 from .kernels.batch.match import MAX_MATCH_ID
-from .manifest import FRAMES, LOCK, MANIFEST, Manifest, deal_arguments, match_arguments
+from .manifest import LOCK, MANIFEST, Manifest, deal_arguments, match_arguments
 from .matches import CLIENT_PARTITION as MATCH_PARTITION
 from .matches import MatchPlan, match_blocks, plan_arguments, plan_matches
-from .parts import part_metadata, part_name, part_problems, unlisted_parts
+from .parts import FRAME_FOLDERS, PartSpec, foreign_part, part_name, part_problems, unlisted_parts
 from .progress import Progress
 from .simulation import BLOCK, MAX_DEALS, SLOW_BLOCK, DealArrays, DealPlan, deal_blocks, plan_deals, simulate_arguments
 from .storage import TEMPORARY_PREFIX, Store, is_url
@@ -63,8 +65,6 @@ DELTA_COLUMNS = ("dealer", "declarer", "trick_points0", "trick_points1", "declar
                  "score0", "score1", "card")
 UNCOMPRESSED_COLUMNS = (*DELTA_COLUMNS, *DICTIONARY_COLUMNS, "hand0", "hand1", "hand2", "hand3", "auction_hand0",
                         "auction_hand1", "auction_hand2", "auction_hand3")
-#: The folders of a dataset's frames (a folder holding only these is a dataset whose manifest is gone).
-FRAME_FOLDERS = {name for names in FRAMES.values() for name in names}
 _DTYPES = {"contract": CONTRACT_DTYPE, "outcome": OUTCOME_DTYPE, "call": CALL_DTYPE}
 
 
@@ -203,6 +203,12 @@ def _write_locked(store: Store, manifest: Manifest, plan, client, progress, thre
         previous.check_same(manifest, store.path)
         manifest.parts, manifest.created = _verified_parts(store, previous), previous.created
         manifest.arguments = previous.arguments  # as the parts were made (an unread worlds= may differ)
+    else:
+        foreign = foreign_part(store, manifest)  # a folder whose manifest is gone: only its own run completes it
+        if foreign is not None:
+            raise ValueError(f"{store.path} has no manifest {MANIFEST} and {foreign}: resume=True (--resume) keeps "
+                             "only parts of the same arguments (each part records them in its Parquet metadata, key "
+                             "'belot_sim.identity'); nothing was changed")
     # Parts no manifest lists but this run's arguments wrote: its manifest was deleted, or cluster
     # tasks ran to their end after Ctrl-C.
     manifest.parts.update(unlisted_parts(store, manifest))
@@ -223,44 +229,46 @@ def _write_locked(store: Store, manifest: Manifest, plan, client, progress, thre
                 manifest.parts[todo[index]] = rows
                 save_manifest(store, manifest)
 
-            tasks = [(store, manifest, plan, k, threads, compression) for k in todo]
-            run_partitions(client, _write_part_on_worker, tasks, progress=bar,
-                           weights=[manifest.part_range(k)[1] for k in todo], on_result=record)
+            spec = PartSpec.of(manifest)
+            tasks = [(store, spec, plan, k, *manifest.part_range(k), threads, compression) for k in todo]
+            run_partitions(client, _write_part_on_worker, tasks, progress=bar, weights=[t[4] for t in tasks],
+                           on_result=record)
         else:
             def record_part(k, rows):  # in the writing thread, once part k's files are renamed
                 manifest.parts[k] = rows
                 save_manifest(store, manifest)
 
             with numba_threads(threads):
-                _write_parts(store, manifest, plan, todo, bar, record_part, compression)
+                _write_parts(store, PartSpec.of(manifest), plan, [(k, *manifest.part_range(k)) for k in todo], bar,
+                             record_part, compression)
 
 
 def _worker_threads(threads):
     return None if threads is None else check_int(threads, "threads", 1, 1 << 10)
 
 
-def _write_part_on_worker(store, manifest, plan, k, threads, compression) -> dict[str, int]:
+def _write_part_on_worker(store, spec, plan, k, first, count, threads, compression) -> dict[str, int]:
     with numba_threads(threads if threads is not None else 1):
-        return write_part(store, manifest, plan, k, compression)
+        return write_part(store, spec, plan, k, first, count, compression)
 
 
-def write_part(store: Store, manifest: Manifest, plan, k: int, compression: str = "lz4") -> dict[str, int]:
-    """Compute part ``k`` of the dataset ``manifest`` describes (``plan`` made it) and write each of
-    its frames; returns their row counts."""
+def write_part(store: Store, spec: PartSpec, plan, k: int, first: int, count: int,
+               compression: str = "lz4") -> dict[str, int]:
+    """Compute part ``k`` (ids ``first .. first+count-1`` of ``plan``) and write each of its frames
+    (``spec``); returns their row counts."""
     rows = {}
-    _write_parts(store, manifest, plan, [k], None, lambda _k, r: rows.update(r), compression)
+    _write_parts(store, spec, plan, [(k, first, count)], None, lambda _k, r: rows.update(r), compression)
     return rows
 
 
-def _write_parts(store: Store, manifest: Manifest, plan, parts: list[int], progress: Progress | None, done,
+def _write_parts(store: Store, spec: PartSpec, plan, parts, progress: Progress | None, done,
                  compression: str) -> None:
-    """Compute and write ``parts`` in order, block by block; ``done(k, rows)`` runs once part ``k``'s
-    files are all in place."""
-    pipeline = _Pipeline(store, manifest, done, compression)
+    """Compute and write ``parts`` (``(k, first id, count)``) in order, block by block; ``done(k, rows)``
+    runs once part ``k``'s files are all in place."""
+    pipeline = _Pipeline(store, spec, done, compression)
     try:
         last = None  # a part's first block is as big as the last one of the part before
-        for k in parts:
-            first, count = manifest.part_range(k)
+        for k, first, count in parts:
             pipeline.start_part(k)
             if isinstance(plan, DealPlan):
                 for offset, size in deal_blocks(plan, count, progress, first=last):
@@ -290,8 +298,8 @@ class _Pipeline:
     arrays for every block cost their page faults, about 3 % of random play.
     """
 
-    def __init__(self, store: Store, manifest: Manifest, done, compression: str):
-        self.store, self.manifest, self.done, self.compression = store, manifest, done, compression
+    def __init__(self, store: Store, spec: PartSpec, done, compression: str):
+        self.store, self.spec, self.done, self.compression = store, spec, done, compression
         self.pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="belot-sim-writer")
         self.last = None  # the last task handed to the writing thread (the ones before it are done first)
         self.part: _PartFiles | None = None
@@ -308,7 +316,7 @@ class _Pipeline:
         return out
 
     def start_part(self, k: int) -> None:
-        self.part = _PartFiles(self.store, self.manifest, k, self.compression)
+        self.part = _PartFiles(self.store, self.spec, k, self.compression)
 
     def add(self, make_frames) -> None:
         """Write the block ``make_frames()`` (run in the writing thread) to the current part."""
@@ -349,10 +357,10 @@ class _PartFiles:
     :meth:`commit` (the first frame last: a part counts as written once all its files are there),
     each with the run's identity and the part's index in its metadata (:mod:`belot_sim.parts`)."""
 
-    def __init__(self, store: Store, manifest: Manifest, k: int, compression: str):
-        frames = manifest.frames
+    def __init__(self, store: Store, spec: PartSpec, k: int, compression: str):
+        frames = spec.frames
         self.store, self.frames, self.k, self.compression = store, frames, k, compression
-        self.metadata = part_metadata(manifest, k)
+        self.metadata = {f: spec.metadata(k, f) for f in frames}
         self.targets = {f: f"{f}/{part_name(k)}" for f in frames}
         self.temps = {f: store.temporary(f, part_name(k)) for f in frames}
         self.writers: dict = {}
@@ -362,7 +370,7 @@ class _PartFiles:
         import pyarrow.parquet as pq
 
         for name, frame in zip(self.frames, make_frames()):
-            table = _arrow(frame, self.metadata)
+            table = _arrow(frame, self.metadata[name])
             writer = self.writers.get(name)
             if writer is None:
                 writer = pq.ParquetWriter(self.store.join(self.temps[name]), table.schema, filesystem=self.store.fs,
@@ -448,8 +456,9 @@ def _target(path, resume: bool) -> Store:
     elif names and {n for n in names if not n.startswith(TEMPORARY_PREFIX)} <= FRAME_FOLDERS:
         if not resume:
             raise ValueError(f"{store.path} holds a dataset's frames but no manifest {MANIFEST}: resume=True "
-                             "(--resume) with the arguments that made it keeps the parts those arguments wrote, or "
-                             "write elsewhere")
+                             "(--resume) with the arguments that made it writes the manifest again and keeps their "
+                             "parts (each part records them in its Parquet metadata, key 'belot_sim.identity'; a "
+                             "resume with other arguments is refused), or write elsewhere")
     elif names:
         raise ValueError(f"{store.path} is not empty and holds no belot_sim dataset: refusing to write into it")
     return store

@@ -111,7 +111,7 @@ class Manifest:
 
     def check_same(self, other: Manifest, where: str) -> None:
         """A ValueError naming the first argument in which ``other`` (this call) differs."""
-        key, made, given = _first_difference(self.identity(), other.identity())
+        key, made, given = first_difference(self.identity(), other.identity())
         if key is not None:
             raise ValueError(f"{where} was made with {key}={made!r}, this call has {key}={given!r}: resume=True "
                              "(--resume) only completes a dataset with the same arguments (write a new one elsewhere)")
@@ -143,7 +143,8 @@ class Manifest:
         except (ValueError, KeyError, TypeError, AttributeError) as error:
             raise ValueError(f"{where}: unreadable manifest {MANIFEST} ({error}); delete it, then resume=True "
                              "(--resume) with the arguments that made the dataset keeps the parts those arguments "
-                             "wrote, or write the dataset again in a new folder") from None
+                             "wrote (other arguments are refused), or write the dataset again in a new folder"
+                             ) from None
 
     def _check(self) -> None:
         """A ValueError naming the first value a readable manifest cannot hold (an edited or foreign file)."""
@@ -162,7 +163,7 @@ class Manifest:
                 raise ValueError(f"part {k} lists rows {rows}, expected a count >= 0 for each of {self.frames}")
 
 
-def _first_difference(mine: dict, theirs: dict, prefix: str = ""):
+def first_difference(mine: dict, theirs: dict, prefix: str = ""):
     """``(key, mine's value, theirs)`` of the first key whose values differ, ``(None, None, None)`` if none;
     within a mapping on both sides (the rules) the key is dotted: ``rules.declarations``, and a ``name``
     counts last (a preset changed in one option is renamed: the option says more)."""
@@ -171,7 +172,7 @@ def _first_difference(mine: dict, theirs: dict, prefix: str = ""):
         a, b = mine.get(key), theirs.get(key)
         if a != b:
             if isinstance(a, dict) and isinstance(b, dict):
-                return _first_difference(a, b, f"{prefix}{key}.")
+                return first_difference(a, b, f"{prefix}{key}.")
             return f"{prefix}{key}", a, b
     return None, None, None
 

@@ -5,30 +5,49 @@ Ctrl-C) can be kept by a resume with the same arguments.
 
 Every part file carries, in its key-value metadata, :data:`IDENTITY_KEY`: the manifest's
 :meth:`~belot_sim.manifest.Manifest.identity` as canonical JSON (everything a resume must match),
-and :data:`PART_KEY`: the part's index.
+with :data:`PART_KEY` and :data:`FRAME_KEY`: the part's index and frame.  A part file whose record
+differs is not the one a manifest lists, whatever its rows; a file that records nothing (written
+before parts recorded their run) is checked by its rows and ids alone.
 """
 
 from __future__ import annotations
 
+import json
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 
 from .kernels.batch.match import DEAL_ID_STRIDE
-from .manifest import Manifest
+from .manifest import FRAMES, Manifest, first_difference
 from .storage import Store
 
 IDENTITY_KEY = b"belot_sim.identity"
 PART_KEY = b"belot_sim.part"
+FRAME_KEY = b"belot_sim.frame"
 #: Footers read at a time (on a remote store each is a request).
 READERS = 8
+#: The folders of a dataset's frames, of either kind.
+FRAME_FOLDERS = frozenset(name for names in FRAMES.values() for name in names)
 
 
 def part_name(k: int) -> str:
     return f"part-{k:05d}.parquet"
 
 
-def part_metadata(manifest: Manifest, k: int) -> dict[bytes, bytes]:
-    """The key-value metadata every file of part ``k`` is written with."""
-    return {IDENTITY_KEY: manifest.identity_json(), PART_KEY: str(k).encode()}
+@dataclass(frozen=True)
+class PartSpec:
+    """What a writer of parts needs of a manifest (small: a cluster task carries it): the frames and
+    the identity each file records."""
+
+    frames: tuple[str, ...]
+    identity: bytes
+
+    @classmethod
+    def of(cls, manifest: Manifest) -> PartSpec:
+        return cls(tuple(manifest.frames), manifest.identity_json())
+
+    def metadata(self, k: int, frame: str) -> dict[bytes, bytes]:
+        """The key-value metadata the file of part ``k`` of ``frame`` is written with."""
+        return {IDENTITY_KEY: self.identity, PART_KEY: str(k).encode(), FRAME_KEY: frame.encode()}
 
 
 def part_problems(store: Store, manifest: Manifest, frames: list[str]) -> dict[int, str]:
@@ -54,7 +73,8 @@ def part_problem(store: Store, manifest: Manifest, k: int, frame: str) -> str | 
     rows = manifest.parts[k][frame]
     if metadata.num_rows != rows:
         return f"its part {name} has {metadata.num_rows} rows, the manifest lists {rows}"
-    return _id_problem(manifest, k, frame, name, metadata)
+    return _id_problem(manifest, k, frame, name, metadata) or _stamp_problem(manifest, k, frame, name, metadata,
+                                                                             unstamped_ok=True)
 
 
 def unlisted_parts(store: Store, manifest: Manifest) -> dict[int, dict[str, int]]:
@@ -69,15 +89,11 @@ def unlisted_parts(store: Store, manifest: Manifest) -> dict[int, dict[str, int]
 
 
 def _stamped_rows(store: Store, manifest: Manifest, k: int) -> dict[str, int] | None:
-    identity = part_metadata(manifest, k)
     rows = {}
     for frame in manifest.frames:
         name = store.join(frame, part_name(k))
         metadata, problem = _footer(store, name)
-        if problem is not None:
-            return None
-        recorded = metadata.metadata or {}
-        if any(recorded.get(key) != value for key, value in identity.items()):
+        if problem is not None or _stamp_problem(manifest, k, frame, name, metadata) is not None:
             return None
         if frame == manifest.frames[0] and metadata.num_rows != manifest.part_range(k)[1]:
             return None  # the first frame has a row per id
@@ -85,6 +101,63 @@ def _stamped_rows(store: Store, manifest: Manifest, k: int) -> dict[str, int] | 
             return None
         rows[frame] = metadata.num_rows
     return rows
+
+
+def foreign_part(store: Store, manifest: Manifest) -> str | None:
+    """Why a folder without a manifest cannot be completed by a resume with ``manifest``'s arguments
+    (``None``: it can): the first readable part file of a frame folder that this run did not write —
+    no record of its arguments (an older belot_sim), other arguments (named), or a frame this run
+    does not write.  Unreadable files are not data: a resume replaces them."""
+    footers = [(store.join(frame, n), frame) for frame in sorted(FRAME_FOLDERS) for n in store.names(frame)
+               if n.startswith("part-") and n.endswith(".parquet")]
+    with ThreadPoolExecutor(max_workers=READERS) as pool:
+        read = list(pool.map(lambda item: _footer(store, item[0])[0], footers))
+    for (name, frame), metadata in zip(footers, read):
+        if metadata is None:
+            continue
+        if frame not in manifest.frames:
+            return f"{name} is a part of a {frame} frame, which this call does not write"
+        problem = _identity_problem(manifest, name, metadata)
+        if problem is not None:
+            return problem
+    return None
+
+
+def _stamp_problem(manifest: Manifest, k: int, frame: str, name: str, metadata, unstamped_ok: bool = False):
+    """Why the file ``name`` was not written as part ``k`` of ``frame`` with ``manifest``'s identity
+    (``None``: it was; also when it records nothing and ``unstamped_ok``)."""
+    recorded = metadata.metadata or {}
+    if IDENTITY_KEY not in recorded and unstamped_ok:
+        return None
+    problem = _identity_problem(manifest, name, metadata)
+    if problem is not None:
+        return problem
+    expected = PartSpec.of(manifest).metadata(k, frame)
+    if recorded.get(PART_KEY) != expected[PART_KEY] or recorded.get(FRAME_KEY) != expected[FRAME_KEY]:
+        written = f"part {_text(recorded.get(PART_KEY))} of the {_text(recorded.get(FRAME_KEY))} frame"
+        return f"its part {name} was written as {written}"
+    return None
+
+
+def _identity_problem(manifest: Manifest, name: str, metadata) -> str | None:
+    """Why the file ``name`` was not written by a run of ``manifest``'s identity (``None``: it was)."""
+    recorded = metadata.metadata or {}
+    if IDENTITY_KEY not in recorded:
+        return f"its part {name} does not record the arguments that wrote it"
+    if recorded[IDENTITY_KEY] != manifest.identity_json():
+        try:
+            theirs = json.loads(recorded[IDENTITY_KEY])
+        except ValueError:
+            theirs = None
+        if not isinstance(theirs, dict):
+            return f"its part {name} records unreadable arguments"
+        key, made, given = first_difference(theirs, manifest.identity())
+        return f"its part {name} was written with {key}={made!r}, this call has {key}={given!r}"
+    return None
+
+
+def _text(value: bytes | None) -> str:
+    return "?" if value is None else value.decode(errors="replace")
 
 
 def _footer(store: Store, name: str):

@@ -45,8 +45,8 @@ def record_written_parts(monkeypatch) -> list[int]:
     """The part numbers the dataset writer computes from now on, in order (it still writes them)."""
     written = []
     real = datasets._write_parts
-    monkeypatch.setattr(datasets, "_write_parts", lambda store, manifest, plan, parts, *a: written.extend(
-        parts) or real(store, manifest, plan, parts, *a))
+    monkeypatch.setattr(datasets, "_write_parts", lambda store, spec, plan, parts, *a: written.extend(
+        k for k, _, _ in parts) or real(store, spec, plan, parts, *a))
     return written
 
 
@@ -334,29 +334,54 @@ def test_a_deleted_manifest_is_rebuilt_by_a_resume_keeping_the_parts_its_argumen
                        bs.simulate(5000, **AUCTION), "rebuilt")
 
 
-def test_parts_of_other_arguments_are_never_kept(tmp_path, monkeypatch):
-    """Without its manifest, a folder resumed with other arguments (a seed, the size, a rule) is
-    computed again, part by part; unlisted parts of the same arguments are kept (a cluster task that
-    ended after Ctrl-C)."""
-    path = tmp_path / "run"
-    bs.simulate_to_parquet(path, 3000, partition_size=1000, seed=1)
-    record = manifest_of(path)
+def test_parts_of_other_arguments_are_never_kept_nor_overwritten(tmp_path, monkeypatch):
+    """Without its manifest, a folder resumed with other arguments (a seed, a rule, the frames) is
+    refused, the first difference named, nothing changed; a listed part made by another run or for
+    another frame is recomputed (read_parquet refuses it); an unlisted part of the same arguments is
+    kept (a cluster task that ended after Ctrl-C)."""
+    path, other = tmp_path / "run", tmp_path / "other"
+    bs.simulate_to_parquet(path, 3000, partition_size=1000, seed=1, bidders="heuristic", calls=True)
+    bs.simulate_to_parquet(other, 3000, partition_size=1000, seed=2, bidders="heuristic", calls=True)
+    record, before = manifest_of(path), files(path)
     (path / MANIFEST).unlink()
+    auction = dict(bidders="heuristic", calls=True)
+    for arguments, pattern in [(dict(seed=2, **auction), "seed=1, this call has seed=2"),
+                               (dict(seed=1, rules=bs.BULGARIAN.replace(declarations=False), **auction),
+                                "rules.declarations=True, this call has rules.declarations=False"),
+                               (dict(seed=1), "calls frame, which this call does not write")]:
+        with pytest.raises(ValueError, match=f"no manifest _belot_sim.json and .*{pattern}.*nothing was changed"):
+            bs.simulate_to_parquet(path, 3000, partition_size=1000, resume=True, **arguments)
+        assert files(path) == {k: v for k, v in before.items() if k != MANIFEST}
+    kwargs = dict(partition_size=1000, seed=1, bidders="heuristic", calls=True)
+    unlisted = json.loads(json.dumps(record))
+    del unlisted["parts"]["2"]
+    (path / MANIFEST).write_text(json.dumps(unlisted))
+    shutil.copy(other / "deals" / datasets.part_name(1), path / "deals" / datasets.part_name(1))  # same ids
+    shutil.copy(path / "deals" / datasets.part_name(2), path / "calls" / datasets.part_name(2))  # another frame
+    with pytest.raises(ValueError, match=rf"damaged: its part .*{datasets.part_name(1)} was written with seed=2"):
+        bs.read_parquet(path, partial=True)
     written = record_written_parts(monkeypatch)
-    for other in (dict(seed=2), dict(seed=1, rules=bs.BULGARIAN.replace(declarations=False))):
-        bs.simulate_to_parquet(path, 3000, partition_size=1000, resume=True, **other)
-        assert written == [0, 1, 2]
-        pd.testing.assert_frame_equal(bs.read_parquet(path), bs.simulate(3000, **other))
-        (path / MANIFEST).unlink()
-        written.clear()
-    bs.simulate_to_parquet(path, 3000, partition_size=1000, resume=True, seed=1)
-    assert written == [0, 1, 2]  # the parts hold the rules=... run now
-    del record["parts"]["2"]
-    (path / MANIFEST).write_text(json.dumps(record))
+    bs.simulate_to_parquet(path, 3000, resume=True, **kwargs)
+    assert written == [1, 2]
+    (path / MANIFEST).write_text(json.dumps(unlisted))
     written.clear()
-    bs.simulate_to_parquet(path, 3000, partition_size=1000, resume=True, seed=1)
+    bs.simulate_to_parquet(path, 3000, resume=True, **kwargs)
     assert written == [] and sorted(manifest_of(path)["parts"]) == ["0", "1", "2"]
-    pd.testing.assert_frame_equal(bs.read_parquet(path), bs.simulate(3000, seed=1))
+    expected = bs.simulate(3000, seed=1, bidders="heuristic", calls=True)
+    assert_same_frames((bs.read_parquet(path), bs.read_parquet(path, frame="calls")), expected)
+
+
+def test_a_manifest_less_folder_with_unrecorded_parts_is_refused_and_junk_replaced(tmp_path):
+    """A part that records no arguments (an older belot_sim) is nobody's to overwrite; an unreadable
+    one is no data: a resume replaces it."""
+    path = tmp_path / "run"
+    (path / "deals").mkdir(parents=True)
+    bs.simulate(100, seed=3).to_parquet(path / "deals" / datasets.part_name(0))
+    with pytest.raises(ValueError, match="part-00000.parquet does not record the arguments.*nothing was changed"):
+        bs.simulate_to_parquet(path, 100, partition_size=50, seed=3, resume=True)
+    (path / "deals" / datasets.part_name(0)).write_bytes(b"half a file")
+    bs.simulate_to_parquet(path, 100, partition_size=50, seed=3, resume=True)
+    pd.testing.assert_frame_equal(bs.read_parquet(path), bs.simulate(100, seed=3))
 
 
 def test_an_interrupted_run_keeps_its_complete_parts_and_resumes(tmp_path, monkeypatch):
