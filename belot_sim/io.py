@@ -12,7 +12,8 @@ import pandas as pd
 def write_csv_atomically(frame: pd.DataFrame, path: str | os.PathLike, **to_csv_kwargs) -> Path:
     """Write ``frame`` to ``path`` via a temporary file in the same folder and an atomic rename,
     so an interrupted run never leaves a truncated CSV behind.  The file gets the permissions of
-    any new file (the umask applies); a missing folder is a ``FileNotFoundError`` naming it."""
+    any new file (the umask applies); a missing folder is a ``FileNotFoundError`` naming it, a file
+    where the folder should be a ``NotADirectoryError``."""
 
     def write(tmp: Path) -> None:
         # os.open with mode 0o666, not tempfile.mkstemp (always 0o600): the umask decides, as for any file
@@ -37,6 +38,8 @@ def _atomically(path: str | os.PathLike, write) -> Path:
     """``write(tmp)`` makes a temporary file beside ``path``, renamed to ``path`` once complete (else
     removed); an ``OSError`` names ``path``, not the temporary file it failed on."""
     path = Path(path)
+    if path.parent.exists() and not path.parent.is_dir():
+        raise NotADirectoryError(f"cannot write {path}: {path.parent} is a file, not a folder")
     if not path.parent.is_dir():
         raise FileNotFoundError(f"cannot write {path}: the folder {path.parent} does not exist")
     tmp = path.parent / f".{path.name}.{secrets.token_hex(6)}.tmp"

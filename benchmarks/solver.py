@@ -101,6 +101,27 @@ def bench_colver(deals):
     return rows
 
 
+def compare_colver(out, deals) -> None:
+    """Time ``solve_moves`` against colver on the suit-contract deals and check their values agree."""
+    rows = bench_colver(deals)
+    if rows is None:
+        out("\ncolver is not installed (pip install -e \".[compare]\"): no comparison")
+        return
+    ours = [r[0] for r in rows]
+    theirs = [r[1] for r in rows]
+    ratios = [t / o for o, t in zip(ours, theirs)]
+    out(f"\nall first cards of a full deal, suit contracts ({len(rows)} deals), milliseconds per deal")
+    out(f"{'system':>28} {'median':>8} {'p99':>8} {'max':>8}")
+    out(f"{'belot_sim solve_moves':>28} {statistics.median(ours):>8.2f} {percentile(ours, 99):>8.2f} {max(ours):>8.2f}")
+    out(f"{'colver Env.solve_scores':>28} {statistics.median(theirs):>8.2f} {percentile(theirs, 99):>8.2f} "
+          f"{max(theirs):>8.2f}")
+    out(f"speed-up: {statistics.median(theirs) / statistics.median(ours):.1f}x on medians, "
+          f"{sum(theirs) / sum(ours):.1f}x on totals, per-deal median {statistics.median(ratios):.1f}x")
+    agree = sum(r[2] for r in rows)
+    out(f"values agree with colver on {agree}/{len(rows)} deals (every first card; classic rules, "
+          f"undertrump 'free', card points + 10 for the last trick, 252 for a capot/valat)")
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("-n", type=int, default=600, help="deals (cycled over the six contracts)")
@@ -130,25 +151,8 @@ def main(argv=None) -> int:
         f"bs.solve([{', '.join(hex(h) for h in hands)}], {contract!r}, {leader})")
     out("   " + " | ".join(bs.format_cards(h) for h in hands))
 
-    if args.no_colver:
-        return 0
-    rows = bench_colver(deals)
-    if rows is None:
-        out("\ncolver is not installed (pip install -e \".[compare]\"): no comparison")
-        return 0
-    ours = [r[0] for r in rows]
-    theirs = [r[1] for r in rows]
-    ratios = [t / o for o, t in zip(ours, theirs)]
-    out(f"\nall first cards of a full deal, suit contracts ({len(rows)} deals), milliseconds per deal")
-    out(f"{'system':>28} {'median':>8} {'p99':>8} {'max':>8}")
-    out(f"{'belot_sim solve_moves':>28} {statistics.median(ours):>8.2f} {percentile(ours, 99):>8.2f} {max(ours):>8.2f}")
-    out(f"{'colver Env.solve_scores':>28} {statistics.median(theirs):>8.2f} {percentile(theirs, 99):>8.2f} "
-          f"{max(theirs):>8.2f}")
-    out(f"speed-up: {statistics.median(theirs) / statistics.median(ours):.1f}x on medians, "
-          f"{sum(theirs) / sum(ours):.1f}x on totals, per-deal median {statistics.median(ratios):.1f}x")
-    agree = sum(r[2] for r in rows)
-    out(f"values agree with colver on {agree}/{len(rows)} deals (every first card; classic rules, "
-          f"undertrump 'free', card points + 10 for the last trick, 252 for a capot/valat)")
+    if not args.no_colver:
+        compare_colver(out, deals)
     if args.record:
         record("benchmarks/solver.py", out.text)
     return 0

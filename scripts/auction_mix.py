@@ -125,16 +125,17 @@ def draw_points(plt, points: pd.DataFrame, title: str, top: int = 60, width: int
 def main(argv: list[str] | None = None) -> int:
     parser = gallery.make_parser(__file__, __doc__, n=20_000, n_help="deals per bidder", dataset=True)
     parser.add_argument("--bidders", default="heuristic,mc", help="comma-separated bidders (default heuristic,mc)")
-    parser.add_argument("--players", default="hard", help="card play (default hard)")
+    parser.add_argument("--players", default="hard",
+                        help="card play: a player for every seat, or four comma-separated (default hard)")
     args = parser.parse_args(argv)
     bidders = gallery.name_list(parser, args.bidders, gallery.bs.BIDDERS, "bidders")
-    gallery.name_list(parser, args.players, gallery.bs.PLAYERS, "players")
+    players = gallery.seat_names(parser, args.players, gallery.bs.PLAYERS, "players")
     out = gallery.Output(args)
     mix, points, summary = [], [], []
     for bidder in bidders:
         tally = Tally()
         for frame in gallery.deal_chunks(args, args.n, label=bidder, columns=COLUMNS, bidders=bidder,
-                                         players=args.players):
+                                         players=players):
             tally.add(frame)
         mix += tally.mix_rows(bidder, args.n)
         points += tally.point_rows(bidder)

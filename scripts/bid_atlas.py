@@ -30,6 +30,8 @@ from pathlib import Path
 import belot_sim as bs
 from belot_sim import atlas
 
+from gallery_common import positive_int, run, seed_int, thread_count
+
 REPO = Path(__file__).resolve().parent.parent
 SHAPING = ("samples", "seed", "parts", "rows", "players", "rules", "version")
 
@@ -94,16 +96,16 @@ def assemble(out: Path, args, seconds: float) -> Path:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", required=True, help="directory of the partitions and the manifest")
-    parser.add_argument("--samples", type=int, default=1000, help="layouts per row (default 1000)")
-    parser.add_argument("--parts", type=int, default=64, help="partitions (default 64)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--threads", type=int, default=None, help="Numba threads of a local run (default: all)")
+    parser.add_argument("--samples", type=positive_int, default=1000, help="layouts per row (default 1000)")
+    parser.add_argument("--parts", type=positive_int, default=64, help="partitions (default 64)")
+    parser.add_argument("--seed", type=seed_int, default=1)
+    parser.add_argument("--threads", type=thread_count, default=None, help="Numba threads of a local run (default all)")
     parser.add_argument("--resume", action="store_true", help="continue the job in --out")
     parser.add_argument("--scheduler", help="a dask.distributed scheduler address, e.g. tcp://host:8786")
     parser.add_argument("--table", default=str(atlas.DATA), help=f"the assembled table (default {atlas.DATA})")
     args = parser.parse_args(argv)
-    if args.samples < 1 or args.parts < 1 or args.samples >= 1 << 16:
-        raise SystemExit("--samples must be in 1..65535 and --parts positive")
+    if args.samples >= 1 << 16:
+        parser.error(f"--samples must be in 1..65535, got {args.samples}")
     out = Path(args.out)
     check_directory(out, manifest_of(args), args.resume)
     missing = [part for part in range(args.parts) if atlas.read_part(out, part, args.parts) is None]
@@ -117,4 +119,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(main))

@@ -19,15 +19,18 @@ import pandas as pd
 import belot_sim as bs
 from belot_sim.io import write_csv_atomically
 
+from gallery_common import output_file, positive_int, run, seed_int
+
 LADDER = [("heuristic", "random"), ("mc", "heuristic")]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=int, default=400, help="duplicate matches per step (default 400)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--player", default="hard", help="the player of both teams (default hard)")
-    parser.add_argument("--csv", help="write every step's table to this CSV file")
+    parser.add_argument("--matches", type=positive_int, default=400, help="duplicate matches per step (default 400)")
+    parser.add_argument("--seed", type=seed_int, default=1)
+    parser.add_argument("--player", default="hard", choices=sorted(bs.PLAYERS),
+                        help="the player of both teams (default hard)")
+    parser.add_argument("--csv", type=output_file, help="write every step's table to this CSV file")
     args = parser.parse_args(argv)
     holds, tables = True, []
     for strong, weak in LADDER:
@@ -48,4 +51,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(main))

@@ -18,10 +18,17 @@ import pandas as pd
 import belot_sim as bs
 from belot_sim.io import write_csv_atomically
 
+from gallery_common import output_file, positive_int, run, seed_int
 
-def read_hands(path: str) -> list[str]:
+
+def read_hands(parser: argparse.ArgumentParser, path: str) -> list[str]:
+    """The hands of a file, one per line (``#`` starts a comment); a usage error if it cannot be read."""
+    try:
+        lines = Path(path).read_text().splitlines()
+    except (OSError, UnicodeDecodeError) as error:
+        parser.error(f"cannot read the hands file {path}: {error.strerror if isinstance(error, OSError) else error}")
     hands = []
-    for line in Path(path).read_text().splitlines():
+    for line in lines:
         text = line.split("#", 1)[0].strip()
         if text:
             hands.append(text)
@@ -32,16 +39,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("hands_file", nargs="?", help="file with one hand per line")
     parser.add_argument("--hand", action="append", default=[], help="a hand (repeatable)")
-    parser.add_argument("--out", required=True, help="CSV file to write")
-    parser.add_argument("--samples", type=int, default=1000, help="layouts per hand (default 1000)")
+    parser.add_argument("--out", required=True, type=output_file, help="CSV file to write")
+    parser.add_argument("--samples", type=positive_int, default=1000, help="layouts per hand (default 1000)")
     parser.add_argument("--players", default="dd", help="dd (default), pimc, hard, normal, easy or random")
     parser.add_argument("--rules", default="bulgarian", choices=["bulgarian", "classic"])
-    parser.add_argument("--seat", type=int, default=0)
-    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--seat", type=int, default=0, choices=range(4), help="the bidder's seat 0..3 (default 0)")
+    parser.add_argument("--seed", type=seed_int, default=0)
     parser.add_argument("--progress", action="store_true", help="show each hand's progress on stderr")
     args = parser.parse_args(argv)
 
-    hands = (read_hands(args.hands_file) if args.hands_file else []) + args.hand
+    hands = (read_hands(parser, args.hands_file) if args.hands_file else []) + args.hand
     if not hands:
         parser.error("no hands: give a file or --hand")
     tables = []
@@ -62,4 +69,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(main))

@@ -30,7 +30,7 @@ PAIRS = (("heuristic", "random"), ("mc", "heuristic"), ("mc", "random"))
 
 def duplicate(a: str, b: str, args) -> dict:
     """One pair's duplicate matches, summarised from ``a``'s side."""
-    common = dict(players=args.players, rules=args.rules, seed=args.seed, threads=args.threads)
+    common = dict(players=args.seats, rules=args.rules, seed=args.seed, threads=args.threads)
     first, _ = bs.simulate_matches(args.n, bidders=(a, b, a, b), **common)
     second, _ = bs.simulate_matches(args.n, bidders=(b, a, b, a), **common)
     wins = ((first["winner"].to_numpy() == 0).astype(float) + (second["winner"].to_numpy() == 1)) / 2
@@ -63,9 +63,10 @@ def draw(plt, table: pd.DataFrame, title: str):
 
 def main(argv: list[str] | None = None) -> int:
     parser = gallery.make_parser(__file__, __doc__, n=1_000, n_help="duplicate matches per pair")
-    parser.add_argument("--players", default="hard", help="card play in every seat (default hard)")
+    parser.add_argument("--players", default="hard",
+                        help="card play: a player for every seat, or four comma-separated (default hard)")
     args = parser.parse_args(argv)
-    gallery.name_list(parser, args.players, bs.PLAYERS, "players")
+    args.seats = gallery.seat_names(parser, args.players, bs.PLAYERS, "players")
     out = gallery.Output(args)
     table = pd.DataFrame([duplicate(a, b, args) for a, b in PAIRS])
     out.table(table, "ladder")

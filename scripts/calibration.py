@@ -28,26 +28,28 @@ from belot_sim.calibration import reliability_diagram
 from belot_sim.io import write_csv_atomically
 from belot_sim.stats import mean_interval
 
+from gallery_common import output_file, positive_int, run, seed_int
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=3000, help="deals for the hard-play estimates (default 3,000)")
-    parser.add_argument("--samples", type=int, default=200, help="layouts per hard estimate (default 200)")
-    parser.add_argument("--dd-n", type=int, default=600, help="deals for the dd estimates (default 600)")
-    parser.add_argument("--dd-samples", type=int, default=60, help="layouts per dd estimate (default 60)")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--png", help="write the reliability diagram to this PNG file")
-    parser.add_argument("--csv", help="write every deal's predictions of the four runs to this CSV file")
+    parser.add_argument("--n", type=positive_int, default=3000, help="deals for the hard estimates (default 3,000)")
+    parser.add_argument("--samples", type=positive_int, default=200, help="layouts per hard estimate (default 200)")
+    parser.add_argument("--dd-n", type=positive_int, default=600, help="deals for the dd estimates (default 600)")
+    parser.add_argument("--dd-samples", type=positive_int, default=60, help="layouts per dd estimate (default 60)")
+    parser.add_argument("--seed", type=seed_int, default=1)
+    parser.add_argument("--png", type=output_file, help="write the reliability diagram to this PNG file")
+    parser.add_argument("--csv", type=output_file, help="write each deal's predictions of the four runs to this CSV")
     args = parser.parse_args(argv)
     runs = []
     for players, n, samples in (("hard", args.n, args.samples), ("dd", args.dd_n, args.dd_samples)):
         for method in ("auction", "uniform"):
             started = time.perf_counter()
-            run = bs.calibration(n, bidders="heuristic", players="hard", estimate_players=players, samples=samples,
+            result = bs.calibration(n, bidders="heuristic", players="hard", estimate_players=players, samples=samples,
                                  seed=args.seed, method=method)
-            print(f"{run}\n({time.perf_counter() - started:.0f} s; mean acceptance "
-                  f"{(run.deals['accepted'] / run.deals['tried']).mean():.1%})\n", flush=True)
-            runs.append(run)
+            print(f"{result}\n({time.perf_counter() - started:.0f} s; mean acceptance "
+                  f"{(result.deals['accepted'] / result.deals['tried']).mean():.1%})\n", flush=True)
+            runs.append(result)
         both = runs[-2].deals.merge(runs[-1].deals, on="deal_id", suffixes=("_a", "_u"))  # deals both kept
         made = both["made_a"].to_numpy(float)
         gap = (both["p_made_a"].to_numpy() - made) ** 2 - (both["p_made_u"].to_numpy() - made) ** 2
@@ -66,4 +68,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(main))

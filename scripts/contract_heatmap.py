@@ -137,14 +137,16 @@ def draw(plt, table: pd.DataFrame, min_deals: float, title: str):
 
 def main(argv: list[str] | None = None) -> int:
     parser = gallery.make_parser(__file__, __doc__, n=500_000, n_help="deals", dataset=True)
-    parser.add_argument("--players", default="hard", help="card play in every seat (default hard)")
+    parser.add_argument("--players", default="hard",
+                        help="card play: a player for every seat, or four comma-separated (default hard)")
     parser.add_argument("--min-deals", type=float, default=100.0,
                         help="leave a cell of the figure blank below this many effective deals (default 100)")
     args = parser.parse_args(argv)
+    players = gallery.seat_names(parser, args.players, gallery.bs.PLAYERS, "players")
     out = gallery.Output(args)
     shape = (len(KINDS), 5, 5, 9)
     deals, made = np.zeros(shape, dtype=np.int64), np.zeros(shape, dtype=np.int64)
-    for frame in gallery.deal_chunks(args, args.n, columns=COLUMNS, players=args.players):
+    for frame in gallery.deal_chunks(args, args.n, columns=COLUMNS, players=players):
         kind, a, b, o, hit = groups(frame)
         np.add.at(deals, (kind, a, b, o), 1)
         np.add.at(made, (kind, a, b, o), hit)

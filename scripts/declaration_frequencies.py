@@ -239,10 +239,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = gallery.make_parser(__file__, __doc__, n=200_000, n_help="deals", dataset=True)
     parser.add_argument("--players", default="hard", help="card play (matters for the AT belots only; default hard)")
     args = parser.parse_args(argv)
+    players = gallery.seat_names(parser, args.players, gallery.bs.PLAYERS, "players")
     out = gallery.Output(args)
     tally = Tally()
     columns = [*HAND_COLUMNS, "contract", "belot0", "belot1"]
-    for frame in gallery.deal_chunks(args, args.n, columns=columns, players=args.players):
+    for frame in gallery.deal_chunks(args, args.n, columns=columns, players=players):
         tally.add(frame)
     exact = exact_hand_probabilities()
     exact[TABLE_CARRE_EVENT] = exact_table_carre()

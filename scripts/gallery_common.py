@@ -1,4 +1,5 @@
-"""The one interface of the gallery scripts (docs/gallery.md).
+"""The one interface of the gallery scripts (docs/gallery.md), and the argument checks the other
+scripts share (:func:`positive_int`, :func:`seed_int`, :func:`output_file`, :func:`run`).
 
 Every experiment ``python scripts/<name>.py`` takes ``--n --seed --rules --out --threads`` (plus its
 own options), writes its tables as CSV and its figures as PNG and SVG into ``--out`` (default
@@ -41,14 +42,20 @@ DPI = 100
 
 
 def positive_int(text: str) -> int:
-    value = int(text.replace("_", "").replace(",", ""))
+    try:
+        value = int(text.replace("_", "").replace(",", ""))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
     if value <= 0:
         raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
     return value
 
 
 def seed_int(text: str) -> int:
-    value = int(text)
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer in 0..2**64-1, got {text!r}") from None
     if not 0 <= value < 2**64:
         raise argparse.ArgumentTypeError(f"must be in 0..2**64-1, got {text}")
     return value
@@ -70,7 +77,7 @@ def make_parser(script: str, doc: str, *, n: int, n_help: str, dataset: bool = F
     parser.add_argument("--seed", type=seed_int, default=1,
                         help="random seed: the same seed, the same deals (default 1)")
     parser.add_argument("--rules", default="bulgarian", choices=PRESETS, help="rule preset (default bulgarian)")
-    parser.add_argument("--out", type=Path, default=Path("results") / name,
+    parser.add_argument("--out", type=output_folder, default=Path("results") / name,
                         help=f"folder for the CSV tables and PNG/SVG figures (default results/{name}/)")
     parser.add_argument("--threads", type=thread_count, default=None, help="Numba threads (default: all cores)")
     if dataset:
@@ -92,6 +99,43 @@ def name_list(parser: argparse.ArgumentParser, text: str, known, what: str) -> l
             parser.error(f"unknown {what[:-1] if what.endswith('s') else what} {name!r}: expected one of "
                          f"{', '.join(sorted(known))}")
     return names
+
+
+def seat_names(parser: argparse.ArgumentParser, text: str, known, what: str) -> str | tuple[str, ...]:
+    """One name of ``known`` for every seat, or four comma-separated (seats 0..3), as ``bs.simulate``
+    takes them (else a usage error)."""
+    names = name_list(parser, text, known, what)
+    if len(names) not in (1, 4):
+        parser.error(f"--{what}: give one name for every seat, or four comma-separated (seats 0..3), got {text!r}")
+    return names[0] if len(names) == 1 else tuple(names)
+
+
+def output_folder(text: str) -> Path:
+    """An ``--out`` folder that exists or can be made (its nearest existing parent a writable folder)."""
+    path = Path(text).expanduser().absolute()
+    if path.exists() and not path.is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a file, not a folder")
+    parent = path
+    while not parent.exists():
+        parent = parent.parent
+    if not parent.is_dir():
+        raise argparse.ArgumentTypeError(f"cannot make {text}: {parent} is a file, not a folder")
+    if not os.access(parent, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"cannot write in {parent}")
+    return Path(text)
+
+
+def output_file(text: str) -> str:
+    """A file to write at the end of a run, checked before it starts: its folder exists and is writable."""
+    folder = Path(text).expanduser().absolute().parent
+    if Path(text).is_dir():
+        raise argparse.ArgumentTypeError(f"{text} is a folder, not a file name")
+    if not folder.is_dir():
+        what = "is a file, not a folder" if folder.exists() else "does not exist"
+        raise argparse.ArgumentTypeError(f"cannot write {text}: {folder} {what}")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise argparse.ArgumentTypeError(f"cannot write {text}: the folder {folder} is not writable")
+    return text
 
 
 def run(main: Callable[[list[str] | None], int], argv: list[str] | None = None) -> int:
@@ -141,7 +185,9 @@ def write_dataset(folder: Path, n: int, kwargs: dict) -> Path:
     try:
         bs.simulate_to_parquet(folder, n, partition_size=CHUNK, resume=True, **kwargs)
     except ValueError as error:  # e.g. a dataset made with another seed, n or rules: say so, no traceback
-        print(f"--dataset: {error}", file=sys.stderr)
+        message = str(error).split(": resume=True")[0]  # the library's advice names an option scripts lack
+        print(f"--dataset: {message}: these deals need another --dataset folder (the same arguments reuse or "
+              "complete a folder's deals)", file=sys.stderr)
         raise SystemExit(2) from None
     return folder
 

@@ -91,14 +91,16 @@ def draw(plt, lengths: pd.DataFrame, summary: pd.DataFrame, mean: float, title: 
 
 def main(argv: list[str] | None = None) -> int:
     parser = gallery.make_parser(__file__, __doc__, n=20_000, n_help="matches")
-    parser.add_argument("--bidders", default="heuristic", help="bidder in every seat (default heuristic)")
-    parser.add_argument("--players", default="hard", help="card play in every seat (default hard)")
+    parser.add_argument("--bidders", default="heuristic",
+                        help="bidding: a bidder for every seat, or four comma-separated (default heuristic)")
+    parser.add_argument("--players", default="hard",
+                        help="card play: a player for every seat, or four comma-separated (default hard)")
     args = parser.parse_args(argv)
-    gallery.name_list(parser, args.bidders, bs.BIDDERS, "bidders")
-    gallery.name_list(parser, args.players, bs.PLAYERS, "players")
+    bidders = gallery.seat_names(parser, args.bidders, bs.BIDDERS, "bidders")
+    players = gallery.seat_names(parser, args.players, bs.PLAYERS, "players")
     rules = bs.Rules.preset(args.rules)
     out = gallery.Output(args)
-    matches, deals = bs.simulate_matches(args.n, rules=rules, bidders=args.bidders, players=args.players,
+    matches, deals = bs.simulate_matches(args.n, rules=rules, bidders=bidders, players=players,
                                          seed=args.seed, threads=args.threads)
     facts = match_facts(matches, deals, rules)
     counts = facts["deals"].value_counts().sort_index()

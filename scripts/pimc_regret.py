@@ -37,6 +37,7 @@ import belot_sim as bs  # noqa: E402
 from belot_sim import reference as ref  # noqa: E402
 from belot_sim.cards import popcount  # noqa: E402
 from bots import deals  # noqa: E402  (benchmarks/bots.py: hard deals as reference states)
+from gallery_common import positive_int, run, seed_int  # noqa: E402
 
 DEFAULT_PLAYERS = "pimc-exact,pimc,pimc-exact:10,hard"
 
@@ -54,11 +55,18 @@ def positions(n_deals: int, seed: int) -> list[tuple[int, ref.DealState]]:
     return out
 
 
-def parse_players(text: str) -> dict[str, bs.Bot]:
+def parse_players(parser: argparse.ArgumentParser, text: str) -> dict[str, bs.Bot]:
+    """``--players``: comma-separated ``name`` or ``name:worlds`` (else a usage error naming the item)."""
     bots = {}
-    for item in text.split(","):
-        name, _, worlds = item.strip().partition(":")
-        bots[item.strip()] = bs.Bot(name, worlds=int(worlds) if worlds else 20)
+    for item in filter(None, (t.strip() for t in text.split(","))):
+        name, _, worlds = item.partition(":")
+        if name not in bs.PLAYERS:
+            parser.error(f"--players: unknown player {name!r}: expected one of {', '.join(sorted(bs.PLAYERS))}")
+        if worlds and not (worlds.isdigit() and int(worlds) > 0):
+            parser.error(f"--players: {item!r}: the layouts after ':' must be a positive integer")
+        bots[item] = bs.Bot(name, worlds=int(worlds) if worlds else 20)
+    if not bots:
+        parser.error("--players: no player given")
     return bots
 
 
@@ -83,14 +91,13 @@ def regrets(bots: dict[str, bs.Bot], states, judge_worlds: int, judge_seed: int)
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=int, default=800, help="hard deals to draw positions from (default 800)")
+    parser.add_argument("--deals", type=positive_int, default=800,
+                        help="hard deals to take positions from (default 800)")
     parser.add_argument("--players", default=DEFAULT_PLAYERS, help=f"comma-separated (default {DEFAULT_PLAYERS})")
-    parser.add_argument("--judge-worlds", type=int, default=60, help="the judge's layouts (default 60)")
-    parser.add_argument("--seed", type=int, default=1, help="the deals' seed (default 1)")
+    parser.add_argument("--judge-worlds", type=positive_int, default=60, help="the judge's layouts (default 60)")
+    parser.add_argument("--seed", type=seed_int, default=1, help="the deals' seed (default 1)")
     args = parser.parse_args(argv)
-    if args.deals < 1 or args.judge_worlds < 1:
-        parser.error("--deals and --judge-worlds must be positive")
-    bots = parse_players(args.players)
+    bots = parse_players(parser, args.players)
     numba.set_num_threads(1)
     states = positions(args.deals, args.seed)
     values, cpu = regrets(bots, states, args.judge_worlds, 1_000_003 * (args.seed + 1))
@@ -108,4 +115,4 @@ def main(argv=None) -> int:
 
 
 if __name__ == "__main__":
-    raise SystemExit(main())
+    raise SystemExit(run(main))

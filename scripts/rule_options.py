@@ -116,15 +116,16 @@ def draw(plt, changes: pd.DataFrame, title: str):
 def main(argv: list[str] | None = None) -> int:
     parser = gallery.make_parser(__file__, __doc__, n=200_000, n_help="deals (each played under every rule set)",
                                  dataset=True)
-    parser.add_argument("--players", default="hard", help="card play in every seat (default hard)")
+    parser.add_argument("--players", default="hard",
+                        help="card play: a player for every seat, or four comma-separated (default hard)")
     args = parser.parse_args(argv)
-    gallery.name_list(parser, args.players, bs.PLAYERS, "players")
+    players = gallery.seat_names(parser, args.players, bs.PLAYERS, "players")
     base = bs.Rules.preset(args.rules)
     rule_sets = [(args.rules, base), *variants(base)]
     names = [name for name, _ in rule_sets]
     out = gallery.Output(args)
     streams = [gallery.deal_chunks(args, args.n, label=name.replace(" ", "_").replace(":", ""), columns=COLUMNS,
-                                   rules=rules, players=args.players) for name, rules in rule_sets]
+                                   rules=rules, players=players) for name, rules in rule_sets]
     tally = Tally()
     contracts = [str(c) for c in base.contracts]
     for frames in zip(*streams):

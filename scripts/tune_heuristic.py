@@ -39,6 +39,8 @@ from belot_sim.kernels.bidding.heuristic import contract_margin, declaration_poi
 from belot_sim.kernels.core.dealing import deal_pack
 from belot_sim.kernels.core.layouts import BIDDER_WEIGHTS
 
+from gallery_common import positive_int, run, seed_int
+
 SUIT_WEIGHTS = ("TRUMP_J", "TRUMP_9", "TRUMP_A", "TRUMP_T", "TRUMP_KQ", "TRUMP_LEN", "SIDE_A", "SIDE_T",
                 "SIDE_T_BARE", "BELOT", "DECL")
 NT_WEIGHTS = ("NT_A", "NT_T", "NT_T_BARE", "NT_LONG")
@@ -195,8 +197,8 @@ def fit_margins(data: dict, weights: np.ndarray) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=100_000, help="deals, each played under 12 contracts")
-    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--deals", type=positive_int, default=100_000, help="deals, each played under 12 contracts")
+    parser.add_argument("--seed", type=seed_int, default=7)
     args = parser.parse_args(argv)
     start = time.perf_counter()
     data = play_all(args.deals, args.seed)
@@ -221,4 +223,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(run(main))

@@ -120,6 +120,8 @@ def test_without_matplotlib_the_tables_are_written_and_the_figures_explained(tmp
     (["--threads", "999"], "threads here"),
     (["--rules", "french"], "invalid choice"),
     (["--bidders", "heuristic,oracle"], "unknown bidder 'oracle'"),
+    (["--n", "ten"], "must be a positive integer, got 'ten'"),
+    (["--players", "hard,normal"], "give one name for every seat, or four"),
 ])
 def test_bad_arguments_are_usage_errors_before_any_work(argv, message, tmp_path, capsys):
     with pytest.raises(SystemExit) as stopped:
@@ -127,6 +129,18 @@ def test_bad_arguments_are_usage_errors_before_any_work(argv, message, tmp_path,
     assert stopped.value.code == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
+
+
+def test_an_out_path_that_is_a_file_is_refused(tmp_path, capsys):
+    (tmp_path / "out").write_text("")
+    with pytest.raises(SystemExit):
+        run("auction_mix", tmp_path / "out")
+    assert "is a file, not a folder" in capsys.readouterr().err
+
+
+def test_four_players_are_one_per_seat(tmp_path):
+    run("match_length", tmp_path, "--n", "3", "--players", "hard,random,hard,random")
+    assert (tmp_path / "events.csv").exists()
 
 
 # -- declaration frequencies --------------------------------------------------------------------------------------

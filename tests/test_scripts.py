@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pandas as pd
+import pytest
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 #: Run here; bid_atlas.py and calibration.py have their own tests (test_atlas, test_calibration).
@@ -64,6 +65,23 @@ def test_pimc_regret_reports_each_player():
     lines = printed.splitlines()
     assert code == 0 and "decisions with a choice" in lines[0]
     assert [line.split()[0] for line in lines[2:4]] == ["pimc", "hard"]
+
+
+@pytest.mark.parametrize("name, args, says", [
+    ("tournament", ["--n", "0"], "--n: must be a positive integer, got 0"),
+    ("bid_ladder", ["--player", "nope"], "--player: invalid choice: 'nope'"),
+    ("calibration", ["--png", "{tmp}/missing/r.png"], "missing does not exist"),
+    ("bid_table", ["{tmp}/hands.txt", "--out", "{tmp}/t.csv"], "cannot read the hands file"),
+    ("pimc_regret", ["--players", "pimc:abc"], "the layouts after ':' must be a positive integer"),
+    ("tune_heuristic", ["--deals", "0"], "--deals: must be a positive integer"),
+    ("bid_atlas", ["--out", "{tmp}/atlas", "--threads", "0"], "--threads: must be a positive integer"),
+])
+def test_bad_arguments_are_refused_before_any_work(tmp_path, name, args, says):
+    args = [a.format(tmp=tmp_path) for a in args]
+    done = subprocess.run([sys.executable, str(SCRIPTS / f"{name}.py"), *args], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr, done.stderr
+    assert list(tmp_path.iterdir()) == []  # nothing written, not even the atlas job's manifest
 
 
 def test_every_benchmark_module_is_collected_as_pytest_imports_it():

@@ -507,3 +507,16 @@ def test_csv_written_atomically(tmp_path):
         write_csv_atomically(Exploding({"x": [3]}), target, index=False)
     assert target.read_text().splitlines() == ["x", "1", "2"]  # the old complete file is intact
     assert [p.name for p in tmp_path.iterdir()] == ["out.csv"]
+
+
+def test_csv_to_a_missing_folder_or_under_a_file_is_refused_by_name(tmp_path):
+    import pandas as pd
+
+    from belot_sim.io import write_csv_atomically
+
+    frame = pd.DataFrame({"x": [1]})
+    with pytest.raises(FileNotFoundError, match="the folder .*nowhere does not exist"):
+        write_csv_atomically(frame, tmp_path / "nowhere" / "out.csv")
+    (tmp_path / "plain").write_text("")
+    with pytest.raises(NotADirectoryError, match="plain is a file, not a folder"):
+        write_csv_atomically(frame, tmp_path / "plain" / "out.csv")
