@@ -10,16 +10,22 @@ number of deals: a deal is *paired* when both plays reached it, and the edge of 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pandas as pd
 
 from .checks import check_bool, check_int
 from .kernels.batch.match import MAX_MATCH_ID
 from .matches import DEFAULT_MAX_DEALS, simulate_matches
+from .progress import Progress
 from .registry import BIDDERS, PLAYERS
 from .rules import CONTRACT_CODES, Rules
 from .simulation import DEFAULT_WORLDS
-from .stats import mean_interval
+from .stats import Z95
+
+#: Matches per block of a tournament whose deals are not returned (a few MB of frames per block).
+BLOCK_MATCHES = 1 << 14
 
 #: Columns of each play in the per-deal frame (suffix ``_1``: team ``a`` in seats 0/2; ``_2``: swapped).
 PLAY_COLUMNS = ("contract", "declarer", "multiplier", "auction", "outcome", "score_a", "score_b")
@@ -67,23 +73,41 @@ def match_tournament(a, b, n: int, *, rules: Rules | str = "bulgarian", seed: in
     ``seed``, ``void_plays``, ``unpaired_deals``.  With ``per_deal=True`` returns ``(table, deals)``:
     one row per paired deal — ``match_id, deal, deal_id, dealer`` and for each play (``_1`` with
     ``a`` in seats 0/2, ``_2`` swapped) ``contract, declarer, multiplier, auction, outcome, score_a,
-    score_b``, then ``edge``.
+    score_b``, then ``edge``.  Without it the matches are played in blocks of
+    :data:`BLOCK_MATCHES` and only integer sums are kept, so memory stays bounded for any ``n``;
+    the table is the same either way (exact sums, then one division).
     """
     team_a, team_b = check_team(a, "a"), check_team(b, "b")
     n = check_int(n, "n", 1, MAX_MATCH_ID + 1)
     per_deal = check_bool(per_deal, "per_deal")
-    common = dict(rules=rules, seed=seed, start=start, threads=threads, worlds=worlds, bidder_options=bidder_options,
-                  max_deals=max_deals, progress=progress)
+    start = check_int(start, "start", 0, MAX_MATCH_ID + 1 - n)  # every block's ids valid before the first runs
+    common = dict(rules=rules, seed=seed, threads=threads, worlds=worlds, bidder_options=bidder_options,
+                  max_deals=max_deals)
+    block = n if per_deal else BLOCK_MATCHES
+    sums, kept = np.zeros((len(SUM_ROWS), len(SUM_COLUMNS)), dtype=object), []
+    with Progress(progress and n > block, "duplicate matches", n, "matches") as bar:
+        for first in range(start, start + n, block):
+            count = min(block, start + n - first)
+            both = _play_twice(team_a, team_b, count, first, progress=progress and n <= block, **common)
+            deals = paired_deals(both[0][1], both[1][1])
+            sums += match_sums(deals, *both).astype(object)  # Python ints: no overflow
+            kept += [deals] if per_deal else []
+            bar.advance(count)
+    table = _table(sums)
+    table.attrs.update({"a": ":".join(team_a), "b": ":".join(team_b), "n": n, "seed": seed})
+    return (table, kept[0]) if per_deal else table
+
+
+def _play_twice(team_a, team_b, n: int, start: int, **common):
+    """The ``n`` matches from id ``start`` with ``a`` in seats 0/2, then with the seats swapped."""
     def seats(x, y):
         return (x, y, x, y)
 
-    first = simulate_matches(n, players=seats(team_a[1], team_b[1]), bidders=seats(team_a[0], team_b[0]), **common)
-    second = simulate_matches(n, players=seats(team_b[1], team_a[1]), bidders=seats(team_b[0], team_a[0]), **common)
-    deals = paired_deals(first[1], second[1])
-    table = _table(deals, first[0], second[0])
-    table.attrs.update({"a": ":".join(team_a), "b": ":".join(team_b), "n": n, "seed": seed,
-                        "unpaired_deals": len(first[1]) + len(second[1]) - 2 * len(deals)})
-    return (table, deals) if per_deal else table
+    first = simulate_matches(n, players=seats(team_a[1], team_b[1]), bidders=seats(team_a[0], team_b[0]),
+                             start=start, **common)
+    second = simulate_matches(n, players=seats(team_b[1], team_a[1]), bidders=seats(team_b[0], team_a[0]),
+                              start=start, **common)
+    return first, second
 
 
 def paired_deals(first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
@@ -101,30 +125,71 @@ def paired_deals(first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
     return deals
 
 
-def _table(deals: pd.DataFrame, first: pd.DataFrame, second: pd.DataFrame) -> pd.DataFrame:
-    rows = {}
+#: Rows of :func:`match_sums`: each contract's plays (their edges ``score_a - score_b``), the paired
+#: deals (twice their edge), the match pairs (twice ``a``'s wins: 0, 1 or 2), and in column 0 alone
+#: the void plays and the unpaired deals.
+SUM_ROWS = (*CONTRACT_CODES, "all", "matches", "void_plays", "unpaired_deals")
+#: Columns of :func:`match_sums`: how many values, their sum, the sum of their squares (integers).
+SUM_COLUMNS = ("count", "total", "squares")
+
+
+def match_sums(deals: pd.DataFrame, first, second) -> np.ndarray:
+    """Integer sums of one block of matches (rows :data:`SUM_ROWS`, columns :data:`SUM_COLUMNS`):
+    ``deals`` as :func:`paired_deals` gives them, ``first``/``second`` the two plays' ``(matches,
+    deals)`` as :func:`belot_sim.simulate_matches` returns them.  Sums of any blocks add up to those
+    of all their matches, exactly."""
+    out = np.zeros((len(SUM_ROWS), len(SUM_COLUMNS)), dtype=np.int64)
     contracts = np.concatenate([deals["contract_1"].astype(object).to_numpy(),
                                 deals["contract_2"].astype(object).to_numpy()])
-    plays = np.concatenate([(deals["score_a_1"] - deals["score_b_1"]).to_numpy(np.float64),
-                            (deals["score_a_2"] - deals["score_b_2"]).to_numpy(np.float64)])
-    for code in CONTRACT_CODES:
-        chosen = contracts == code
-        if chosen.any():
-            rows[code] = _row(plays[chosen])
-    wins = ((first["winner"].to_numpy() == 0).astype(float) + (second["winner"].to_numpy() == 1)) / 2.0
-    rows["all"] = _row(deals["edge"].to_numpy(np.float64), wins)
+    plays = np.concatenate([(deals["score_a_1"] - deals["score_b_1"]).to_numpy(np.int64),
+                            (deals["score_a_2"] - deals["score_b_2"]).to_numpy(np.int64)])
+    for row, code in enumerate(CONTRACT_CODES):
+        out[row] = _moments(plays[contracts == code])
+    twice_edge = plays[:len(deals)] + plays[len(deals):]
+    out[SUM_ROWS.index("all")] = _moments(twice_edge)
+    twice_wins = (first[0]["winner"].to_numpy() == 0).astype(np.int64) + (second[0]["winner"].to_numpy() == 1)
+    out[SUM_ROWS.index("matches")] = _moments(twice_wins)
+    out[SUM_ROWS.index("void_plays"), 0] = int(pd.isna(contracts).sum())
+    out[SUM_ROWS.index("unpaired_deals"), 0] = len(first[1]) + len(second[1]) - 2 * len(deals)
+    return out
+
+
+def _moments(values: np.ndarray) -> tuple[int, int, int]:
+    return len(values), int(values.sum()), int((values * values).sum())
+
+
+def _table(sums: np.ndarray) -> pd.DataFrame:
+    """The table of :func:`match_tournament` from the sums of all its blocks (Python ints)."""
+    rows = {}
+    for row, code in enumerate(CONTRACT_CODES):
+        if sums[row, 0]:
+            rows[code] = _row(*sums[row], scale=1)
+    rows["all"] = _row(*sums[SUM_ROWS.index("all")], scale=2, wins=sums[SUM_ROWS.index("matches")])
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.index.name = "contract"
-    table.attrs["void_plays"] = int(pd.isna(contracts).sum())
+    table.attrs["void_plays"] = int(sums[SUM_ROWS.index("void_plays"), 0])
+    table.attrs["unpaired_deals"] = int(sums[SUM_ROWS.index("unpaired_deals"), 0])
     return table
 
 
-def _row(edge: np.ndarray, wins: np.ndarray | None = None) -> dict:
-    mean, low, high = mean_interval(edge)
-    win, win_low, win_high = mean_interval(wins) if wins is not None else (np.nan, np.nan, np.nan)
+def _row(count: int, total: int, squares: int, *, scale: int, wins=None) -> dict:
+    """A row from exact sums of values ``x * scale`` (an edge is a whole number of half points)."""
+    mean, low, high = _interval(count, total, squares, scale)
+    win, win_low, win_high = _interval(*wins, 2) if wins is not None else (np.nan, np.nan, np.nan)
     win_low, win_high = max(win_low, 0.0), min(win_high, 1.0)  # a share's interval stays in [0, 1]
-    return {"deals": len(edge), "mean_edge": mean, "ci_low": low, "ci_high": high, "match_win_rate": win,
+    return {"deals": count, "mean_edge": mean, "ci_low": low, "ci_high": high, "match_win_rate": win,
             "win_ci_low": win_low, "win_ci_high": win_high}
+
+
+def _interval(count: int, total: int, squares: int, scale: int) -> tuple[float, float, float]:
+    """Mean and 95 % normal interval (sample deviation, ``ddof=1``) of ``count`` values ``x / scale``
+    from their exact sum and sum of squares; NaN bounds below two values."""
+    mean = total / (scale * count)
+    if count < 2:
+        return mean, math.nan, math.nan
+    variance = (count * squares - total * total) / (scale * scale * count * (count - 1))  # exact until here
+    half = Z95 * math.sqrt(variance) / math.sqrt(count)
+    return mean, mean - half, mean + half
 
 
 def format_match_tournament(table: pd.DataFrame) -> str:

@@ -9,6 +9,8 @@ tournament --a --b``.
 
 from __future__ import annotations
 
+import importlib
+
 import numpy as np
 import pytest
 
@@ -16,6 +18,8 @@ import belot_sim as bs
 from belot_sim import matches as matches_module
 from belot_sim.cli import main as cli_main
 from belot_sim.frames import AUCTION_HAND_COLUMNS
+
+match_tournament_module = importlib.import_module("belot_sim.match_tournament")  # bs.match_tournament: the function
 
 
 def test_each_match_is_played_twice_on_the_same_cards_with_the_seats_swapped():
@@ -48,6 +52,35 @@ def test_the_win_rate_counts_both_plays_of_every_match():
     assert row.match_win_rate == pytest.approx(wins.mean())
     assert row.win_ci_low <= row.match_win_rate <= row.win_ci_high
     assert table.attrs["a"] == "heuristic:hard" and table.attrs["n"] == 30
+
+
+def test_blocks_of_matches_give_the_table_of_one_block_exactly(monkeypatch):
+    """Without ``per_deal`` only integer sums of each block are kept: any block size, and the
+    per-deal run, give the same table to the last bit (and the same deals as one run)."""
+    teams = (("heuristic", "hard"), ("random", "easy"))
+    whole, deals = bs.match_tournament(*teams, 11, seed=3, start=5, per_deal=True)
+    for block in (1, 4, 11):
+        monkeypatch.setattr(match_tournament_module, "BLOCK_MATCHES", block)
+        table = bs.match_tournament(*teams, 11, seed=3, start=5)
+        assert table.equals(whole) and table.attrs == whole.attrs, block
+    assert table.loc["all", "mean_edge"] == pytest.approx(deals["edge"].mean(), rel=1e-12)
+    assert table.loc["all", "deals"] == len(deals) and set(deals["match_id"]) == set(range(5, 16))
+
+
+def test_the_sums_of_two_blocks_add_up_to_those_of_both():
+    teams = (("heuristic", "hard"), ("random", "hard"))
+
+    def sums(n, start):
+        first, second = match_tournament_module._play_twice(teams[0], teams[1], n, start, seed=8,
+                                                            rules="bulgarian", threads=1, worlds=20,
+                                                            bidder_options=None, max_deals=200)
+        return match_tournament_module.match_sums(
+            match_tournament_module.paired_deals(first[1], second[1]), first, second)
+
+    both = sums(9, 0)
+    assert (sums(4, 0) + sums(5, 4) == both).all()
+    rows = match_tournament_module.SUM_ROWS
+    assert both[rows.index("matches"), 0] == 9 and both[rows.index("all"), 0] > 9
 
 
 def test_the_win_rate_interval_stays_within_zero_and_one():
