@@ -28,7 +28,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--matches", type=positive_int, default=400, help="duplicate matches per step (default 400)")
     parser.add_argument("--seed", type=seed_int, default=1)
-    parser.add_argument("--player", default="hard", choices=sorted(bs.PLAYERS),
+    parser.add_argument("--player", default="hard", type=str.lower, choices=sorted(bs.PLAYERS),
                         help="the player of both teams (default hard)")
     parser.add_argument("--csv", type=output_file, help="write every step's table to this CSV file")
     args = parser.parse_args(argv)

@@ -91,7 +91,7 @@ def make_parser(script: str, doc: str, *, n: int, n_help: str, dataset: bool = F
 
 def name_list(parser: argparse.ArgumentParser, text: str, known, what: str) -> list[str]:
     """The comma-separated names of ``text``, each one of ``known`` (else a usage error naming it)."""
-    names = [t.strip() for t in text.split(",") if t.strip()]
+    names = [t.strip().lower() for t in text.split(",") if t.strip()]  # as the library: any case
     if not names:
         parser.error(f"no {what} given")
     for name in names:
@@ -112,7 +112,7 @@ def seat_names(parser: argparse.ArgumentParser, text: str, known, what: str) -> 
 
 def output_folder(text: str) -> Path:
     """An ``--out`` folder that exists or can be made (its nearest existing parent a writable folder)."""
-    path = Path(text).expanduser().absolute()
+    path = _expanded(text).absolute()
     if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a file, not a folder")
     parent = path
@@ -122,20 +122,27 @@ def output_folder(text: str) -> Path:
         raise argparse.ArgumentTypeError(f"cannot make {text}: {parent} is a file, not a folder")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise argparse.ArgumentTypeError(f"cannot write in {parent}")
-    return Path(text)
+    return _expanded(text)
 
 
 def output_file(text: str) -> str:
     """A file to write at the end of a run, checked before it starts: its folder exists and is writable."""
-    folder = Path(text).expanduser().absolute().parent
-    if Path(text).is_dir():
+    folder = _expanded(text).absolute().parent
+    if _expanded(text).is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a folder, not a file name")
     if not folder.is_dir():
         what = "is a file, not a folder" if folder.exists() else "does not exist"
         raise argparse.ArgumentTypeError(f"cannot write {text}: {folder} {what}")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise argparse.ArgumentTypeError(f"cannot write {text}: the folder {folder} is not writable")
-    return text
+    return str(_expanded(text))
+
+
+def _expanded(text: str) -> Path:
+    try:
+        return Path(text).expanduser()
+    except RuntimeError as error:  # ~user of an unknown user
+        raise argparse.ArgumentTypeError(f"cannot expand {text}: {error}") from None
 
 
 def run(main: Callable[[list[str] | None], int], argv: list[str] | None = None) -> int:
@@ -185,9 +192,11 @@ def write_dataset(folder: Path, n: int, kwargs: dict) -> Path:
     try:
         bs.simulate_to_parquet(folder, n, partition_size=CHUNK, resume=True, **kwargs)
     except ValueError as error:  # e.g. a dataset made with another seed, n or rules: say so, no traceback
-        message = str(error).split(": resume=True")[0]  # the library's advice names an option scripts lack
-        print(f"--dataset: {message}: these deals need another --dataset folder (the same arguments reuse or "
-              "complete a folder's deals)", file=sys.stderr)
+        message = str(error)
+        if "was made with" in message:  # the library's advice (resume=True) names an option scripts lack
+            message = (message.split(": resume=True")[0] + ": these deals need another --dataset folder (the "
+                       "same arguments reuse or complete a folder's deals)")
+        print(f"--dataset: {message}", file=sys.stderr)
         raise SystemExit(2) from None
     return folder
 

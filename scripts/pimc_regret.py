@@ -59,7 +59,7 @@ def parse_players(parser: argparse.ArgumentParser, text: str) -> dict[str, bs.Bo
     """``--players``: comma-separated ``name`` or ``name:worlds`` (else a usage error naming the item)."""
     bots = {}
     for item in filter(None, (t.strip() for t in text.split(","))):
-        name, _, worlds = item.partition(":")
+        name, _, worlds = item.lower().partition(":")
         if name not in bs.PLAYERS:
             parser.error(f"--players: unknown player {name!r}: expected one of {', '.join(sorted(bs.PLAYERS))}")
         if worlds and not (worlds.isdigit() and int(worlds) > 0):

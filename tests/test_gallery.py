@@ -138,6 +138,16 @@ def test_an_out_path_that_is_a_file_is_refused(tmp_path, capsys):
     assert "is a file, not a folder" in capsys.readouterr().err
 
 
+def test_names_in_any_case_and_home_paths_are_taken_as_the_library_takes_them():
+    import argparse
+
+    parser = argparse.ArgumentParser()
+    assert gallery_common.seat_names(parser, "Hard,RANDOM,hard,random", gallery_common.bs.PLAYERS, "players") == (
+        "hard", "random", "hard", "random")
+    assert gallery_common.output_file("~/t.csv") == str(Path.home() / "t.csv")
+    assert gallery_common.output_folder("~/out") == Path.home() / "out"
+
+
 def test_four_players_are_one_per_seat(tmp_path):
     run("match_length", tmp_path, "--n", "3", "--players", "hard,random,hard,random")
     assert (tmp_path / "events.csv").exists()
