@@ -10,8 +10,6 @@ number of deals: a deal is *paired* when both plays reached it, and the edge of 
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
@@ -22,7 +20,7 @@ from .progress import Progress
 from .registry import BIDDERS, PLAYERS
 from .rules import CONTRACT_CODES, Rules
 from .simulation import DEFAULT_WORLDS
-from .stats import Z95
+from .stats import sums_interval
 
 #: Matches per block of a tournament whose deals are not returned (a few MB of frames per block).
 BLOCK_MATCHES = 1 << 14
@@ -84,18 +82,17 @@ def match_tournament(a, b, n: int, *, rules: Rules | str = "bulgarian", seed: in
     common = dict(rules=rules, seed=seed, threads=threads, worlds=worlds, bidder_options=bidder_options,
                   max_deals=max_deals)
     block = n if per_deal else BLOCK_MATCHES
-    sums, kept = np.zeros((len(SUM_ROWS), len(SUM_COLUMNS)), dtype=object), []
+    sums = np.zeros((len(SUM_ROWS), len(SUM_COLUMNS)), dtype=object)
     with Progress(progress and n > block, "duplicate matches", n, "matches") as bar:
         for first in range(start, start + n, block):
             count = min(block, start + n - first)
             both = _play_twice(team_a, team_b, count, first, progress=progress and n <= block, **common)
             deals = paired_deals(both[0][1], both[1][1])
             sums += match_sums(deals, *both).astype(object)  # Python ints: no overflow
-            kept += [deals] if per_deal else []
             bar.advance(count)
     table = _table(sums)
     table.attrs.update({"a": ":".join(team_a), "b": ":".join(team_b), "n": n, "seed": seed})
-    return (table, kept[0]) if per_deal else table
+    return (table, deals) if per_deal else table  # per_deal: one block, its deals are all
 
 
 def _play_twice(team_a, team_b, n: int, start: int, **common):
@@ -174,22 +171,11 @@ def _table(sums: np.ndarray) -> pd.DataFrame:
 
 def _row(count: int, total: int, squares: int, *, scale: int, wins=None) -> dict:
     """A row from exact sums of values ``x * scale`` (an edge is a whole number of half points)."""
-    mean, low, high = _interval(count, total, squares, scale)
-    win, win_low, win_high = _interval(*wins, 2) if wins is not None else (np.nan, np.nan, np.nan)
+    mean, low, high = sums_interval(count, total, squares, scale)
+    win, win_low, win_high = sums_interval(*wins, scale=2) if wins is not None else (np.nan, np.nan, np.nan)
     win_low, win_high = max(win_low, 0.0), min(win_high, 1.0)  # a share's interval stays in [0, 1]
     return {"deals": count, "mean_edge": mean, "ci_low": low, "ci_high": high, "match_win_rate": win,
             "win_ci_low": win_low, "win_ci_high": win_high}
-
-
-def _interval(count: int, total: int, squares: int, scale: int) -> tuple[float, float, float]:
-    """Mean and 95 % normal interval (sample deviation, ``ddof=1``) of ``count`` values ``x / scale``
-    from their exact sum and sum of squares; NaN bounds below two values."""
-    mean = total / (scale * count)
-    if count < 2:
-        return mean, math.nan, math.nan
-    variance = (count * squares - total * total) / (scale * scale * count * (count - 1))  # exact until here
-    half = Z95 * math.sqrt(variance) / math.sqrt(count)
-    return mean, mean - half, mean + half
 
 
 def format_match_tournament(table: pd.DataFrame) -> str:

@@ -40,3 +40,19 @@ def mean_interval(values: np.ndarray, z: float = Z95) -> tuple[float, float, flo
         return mean, math.nan, math.nan
     half = z * float(values.std(ddof=1)) / math.sqrt(count)
     return mean, mean - half, mean + half
+
+
+def sums_interval(count: int, total: int, squares: int, scale: int = 1, z: float = Z95) -> tuple[float, float, float]:
+    """``(mean, low, high)`` as :func:`mean_interval` gives them, of ``count`` values ``x / scale``
+    from the exact integer sums of the ``x`` and of their squares (Python ints: sums of any blocks
+    of a run add up exactly, and only the last division rounds).
+
+    >>> sums_interval(2, 1 + 3, 1 + 9)[0]
+    2.0
+    """
+    mean = total / (scale * count)
+    if count < 2:
+        return mean, math.nan, math.nan
+    variance = (count * squares - total * total) / (scale * scale * count * (count - 1))  # exact until here
+    half = z * math.sqrt(variance) / math.sqrt(count)
+    return mean, mean - half, mean + half

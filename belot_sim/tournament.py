@@ -8,8 +8,6 @@ two plays.
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pandas as pd
 
@@ -18,7 +16,7 @@ from .cluster import check_partition_size
 from .progress import Progress
 from .rules import CONTRACT_CODES
 from .simulation import DEFAULT_WORLDS, MAX_DEALS, DealPlan, deal_blocks, plan_deals, run_deals
-from .stats import Z95
+from .stats import sums_interval
 
 #: Duplicate deals per task on a Dask client.
 CLIENT_PARTITION = 100_000
@@ -121,14 +119,8 @@ def _sums_on_worker(first, second, start, n, threads):
 
 
 def _summary(deals: int, twice: int, squares: int, a_better: int, b_better: int) -> dict:
-    """A row of the table from exact sums (Python ints): the mean and its 95% normal interval with
-    the sample standard deviation (``ddof=1``), as :func:`belot_sim.stats.mean_interval` computes."""
-    mean = twice / (2 * deals)
-    low = high = math.nan
-    if deals >= 2:
-        variance = (deals * squares - twice * twice) / (4 * deals * (deals - 1))  # exact until this division
-        half = Z95 * math.sqrt(variance) / math.sqrt(deals)
-        low, high = mean - half, mean + half
+    """A row of the table from exact sums (Python ints) of twice each deal's edge."""
+    mean, low, high = sums_interval(deals, twice, squares, scale=2)
     return {"deals": deals, "mean_edge": mean, "ci_low": low, "ci_high": high, "a_better": a_better / deals,
             "b_better": b_better / deals, "equal": (deals - a_better - b_better) / deals}
 

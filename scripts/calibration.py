@@ -45,8 +45,8 @@ def main(argv: list[str] | None = None) -> int:
     for players, n, samples in (("hard", args.n, args.samples), ("dd", args.dd_n, args.dd_samples)):
         for method in ("auction", "uniform"):
             started = time.perf_counter()
-            result = bs.calibration(n, bidders="heuristic", players="hard", estimate_players=players, samples=samples,
-                                 seed=args.seed, method=method)
+            result = bs.calibration(n, bidders="heuristic", players="hard", estimate_players=players,
+                                    samples=samples, seed=args.seed, method=method)
             print(f"{result}\n({time.perf_counter() - started:.0f} s; mean acceptance "
                   f"{(result.deals['accepted'] / result.deals['tried']).mean():.1%})\n", flush=True)
             runs.append(result)

@@ -112,30 +112,31 @@ def seat_names(parser: argparse.ArgumentParser, text: str, known, what: str) -> 
 
 def output_folder(text: str) -> Path:
     """An ``--out`` folder that exists or can be made (its nearest existing parent a writable folder)."""
-    path = _expanded(text).absolute()
+    path = _expanded(text)
     if path.exists() and not path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a file, not a folder")
-    parent = path
+    parent = path.absolute()
     while not parent.exists():
         parent = parent.parent
     if not parent.is_dir():
         raise argparse.ArgumentTypeError(f"cannot make {text}: {parent} is a file, not a folder")
     if not os.access(parent, os.W_OK | os.X_OK):
         raise argparse.ArgumentTypeError(f"cannot write in {parent}")
-    return _expanded(text)
+    return path
 
 
 def output_file(text: str) -> str:
     """A file to write at the end of a run, checked before it starts: its folder exists and is writable."""
-    folder = _expanded(text).absolute().parent
-    if _expanded(text).is_dir():
+    path = _expanded(text)
+    folder = path.absolute().parent
+    if path.is_dir():
         raise argparse.ArgumentTypeError(f"{text} is a folder, not a file name")
     if not folder.is_dir():
         what = "is a file, not a folder" if folder.exists() else "does not exist"
         raise argparse.ArgumentTypeError(f"cannot write {text}: {folder} {what}")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise argparse.ArgumentTypeError(f"cannot write {text}: the folder {folder} is not writable")
-    return str(_expanded(text))
+    return str(path)
 
 
 def _expanded(text: str) -> Path:
