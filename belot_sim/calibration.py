@@ -29,6 +29,7 @@ from .simulation import DEFAULT_WORLDS, simulate
 from .stats import wilson_interval
 
 METHODS = ("auction", "uniform", "atlas")
+MAX_CALIBRATION_SAMPLES = 10**6  # layouts per estimate
 
 
 @dataclass(frozen=True)
@@ -87,7 +88,7 @@ def calibration(n: int, *, bidders="heuristic", players="hard", estimate_players
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
     rules = Rules.coerce(rules)
     bins = check_int(bins, "bins", 1, 100)
-    samples = check_int(samples, "samples", 1, 10**6)
+    samples = check_int(samples, "samples", 1, MAX_CALIBRATION_SAMPLES)
     estimate_players, samples = _estimate_settings(method, rules, players, estimate_players, samples)
     model = bidders if model is None else model
     if method == "auction":  # a bad model must fail before the deals are played

@@ -38,6 +38,7 @@ import pandas as pd
 
 from .checks import check_bool, check_int, check_threads, numba_threads
 from .cluster import DEFAULT_PARTITION, check_client, check_partition_size, run_partitions
+from .errors import DatasetMismatchError
 from .frames import CALL_DTYPE, CONTRACT_DTYPE, OUTCOME_DTYPE
 from .kernels.batch.match import MAX_MATCH_ID
 from .manifest import LOCK, MANIFEST, Manifest, deal_arguments, match_arguments
@@ -84,8 +85,10 @@ def simulate_to_parquet(path, n: int, *, partition_size: int = DEFAULT_PARTITION
     ``resume``: complete the dataset already at ``path``: only the parts missing, unreadable, or not
     the ones the manifest lists (other row counts, or ids outside the part's range in the footer's
     statistics) are computed, and finished parts the manifest does not list but these arguments
-    wrote are kept (also when the manifest was deleted); a ValueError names the first argument
-    that differs from the ones it was made with (``worlds`` counts only with a ``pimc``,
+    wrote are kept (also when the manifest was deleted); a :class:`~belot_sim.DatasetMismatchError`
+    (a ValueError) names the first argument that differs from the ones it was made with (without a
+    manifest: the first part that is not this call's, and why) and changes nothing (``worlds``
+    counts only with a ``pimc``,
     ``pimc-exact`` or ``expert`` seat, the players that read it).  Without ``resume`` the folder
     must be new or empty.  One writer at a time: a local folder is locked (``_belot_sim.lock``,
     released when the writer ends, however it ends) and a second writer is refused; a folder behind
@@ -206,9 +209,10 @@ def _write_locked(store: Store, manifest: Manifest, plan, client, progress, thre
     else:
         foreign = foreign_part(store, manifest)  # a folder whose manifest is gone: only its own run completes it
         if foreign is not None:
-            raise ValueError(f"{store.path} has no manifest {MANIFEST} and {foreign}: resume=True (--resume) keeps "
-                             "only parts of the same arguments (each part records them in its Parquet metadata, key "
-                             "'belot_sim.identity'); nothing was changed")
+            raise DatasetMismatchError(store.path, f"has no manifest {MANIFEST} and {foreign}",
+                                       "resume=True (--resume) keeps only parts of the same arguments (each part "
+                                       "records them in its Parquet metadata, key 'belot_sim.identity'); nothing "
+                                       "was changed")
     # Parts no manifest lists but this run's arguments wrote: its manifest was deleted, or cluster
     # tasks ran to their end after Ctrl-C.
     manifest.parts.update(unlisted_parts(store, manifest))

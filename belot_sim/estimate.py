@@ -562,7 +562,7 @@ def _hand_plan(k: int, hand, options: dict):
     try:
         return _table_plan(hand, options)
     except (ValueError, TypeError) as error:
-        raise type(error)(f"hand {k} ({hand!r}): {error}") from None
+        raise type(error)(f"hands[{k}] ({hand!r}): {error}") from None
 
 
 def _table_plan(hand, o: dict):

@@ -10,6 +10,7 @@ import json
 from dataclasses import dataclass, field
 
 from ._version import __version__
+from .errors import DatasetMismatchError
 from .options import bidder_options_of
 from .registry import BIDDER_CODES, POLICY_CODES, SAMPLING_PLAYERS
 from .rules import CONTRACT_CODES, Rules
@@ -113,8 +114,9 @@ class Manifest:
         """A ValueError naming the first argument in which ``other`` (this call) differs."""
         key, made, given = first_difference(self.identity(), other.identity())
         if key is not None:
-            raise ValueError(f"{where} was made with {key}={made!r}, this call has {key}={given!r}: resume=True "
-                             "(--resume) only completes a dataset with the same arguments (write a new one elsewhere)")
+            raise DatasetMismatchError(where, f"was made with {key}={made!r}, this call has {key}={given!r}",
+                                       "resume=True (--resume) only completes a dataset with the same arguments "
+                                       "(write a new one elsewhere)")
 
     def to_json(self) -> bytes:
         record = {"format": FORMAT, "format_version": FORMAT_VERSION, "belot_sim_version": self.version,

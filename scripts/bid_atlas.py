@@ -30,7 +30,7 @@ from pathlib import Path
 import belot_sim as bs
 from belot_sim import atlas
 
-from gallery_common import positive_int, run, seed_int, thread_count
+from gallery_common import output_file, positive_int, run, seed_int, thread_count
 
 REPO = Path(__file__).resolve().parent.parent
 SHAPING = ("samples", "seed", "parts", "rows", "players", "rules", "version")
@@ -102,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=thread_count, default=None, help="Numba threads of a local run (default all)")
     parser.add_argument("--resume", action="store_true", help="continue the job in --out")
     parser.add_argument("--scheduler", help="a dask.distributed scheduler address, e.g. tcp://host:8786")
-    parser.add_argument("--table", default=str(atlas.DATA), help=f"the assembled table (default {atlas.DATA})")
+    parser.add_argument("--table", type=output_file, default=str(atlas.DATA),
+                        help=f"the assembled table (default {atlas.DATA})")
     args = parser.parse_args(argv)
     if args.samples >= 1 << 16:
         parser.error(f"--samples must be in 1..65535, got {args.samples}")

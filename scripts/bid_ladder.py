@@ -19,14 +19,15 @@ import pandas as pd
 import belot_sim as bs
 from belot_sim.io import write_csv_atomically
 
-from gallery_common import output_file, positive_int, run, seed_int
+from gallery_common import MAX_MATCHES, at_most, output_file, run, seed_int
 
 LADDER = [("heuristic", "random"), ("mc", "heuristic")]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--matches", type=positive_int, default=400, help="duplicate matches per step (default 400)")
+    parser.add_argument("--matches", type=at_most(MAX_MATCHES), default=400,
+                        help="duplicate matches per step (default 400)")
     parser.add_argument("--seed", type=seed_int, default=1)
     parser.add_argument("--player", default="hard", type=str.lower, choices=sorted(bs.PLAYERS),
                         help="the player of both teams (default hard)")

@@ -13,12 +13,11 @@ import argparse
 import sys
 from pathlib import Path
 
-import pandas as pd
-
 import belot_sim as bs
+from belot_sim.estimate import MAX_SAMPLES
 from belot_sim.io import write_csv_atomically
 
-from gallery_common import output_file, positive_int, run, seed_int
+from gallery_common import at_most, output_file, run, seat_names, seed_int
 
 
 def read_hands(parser: argparse.ArgumentParser, path: str) -> list[str]:
@@ -40,29 +39,31 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("hands_file", nargs="?", help="file with one hand per line")
     parser.add_argument("--hand", action="append", default=[], help="a hand (repeatable)")
     parser.add_argument("--out", required=True, type=output_file, help="CSV file to write")
-    parser.add_argument("--samples", type=positive_int, default=1000, help="layouts per hand (default 1000)")
-    parser.add_argument("--players", default="dd", help="dd (default), pimc, hard, normal, easy or random")
+    parser.add_argument("--samples", type=at_most(MAX_SAMPLES), default=1000, help="layouts per hand (default 1000)")
+    parser.add_argument("--players", default="dd",
+                        help=f"the layouts' players: one of {', '.join(sorted(bs.PLAYERS))} (default dd), or four "
+                             "comma-separated (seats 0..3)")
     parser.add_argument("--rules", default="bulgarian", choices=["bulgarian", "classic"])
     parser.add_argument("--seat", type=int, default=0, choices=range(4), help="the bidder's seat 0..3 (default 0)")
     parser.add_argument("--seed", type=seed_int, default=0)
-    parser.add_argument("--progress", action="store_true", help="show each hand's progress on stderr")
+    parser.add_argument("--progress", action="store_true", help="a progress bar of all hands' layouts on stderr")
     args = parser.parse_args(argv)
 
+    players = seat_names(parser, args.players, bs.PLAYERS, "players")
     hands = (read_hands(parser, args.hands_file) if args.hands_file else []) + args.hand
     if not hands:
         parser.error("no hands: give a file or --hand")
-    tables = []
-    for k, hand in enumerate(hands, 1):
-        try:
-            table = bs.bid_table(hand, samples=args.samples, players=args.players, rules=args.rules,
-                                 seat=args.seat, seed=args.seed, progress=args.progress)
-        except (ValueError, TypeError) as error:
-            print(f"hand {k} ({hand!r}): {error}", file=sys.stderr)
-            return 2
-        print(f"[{k}/{len(hands)}] {table.attrs['hand']}: recommended {table.attrs['recommended']}", flush=True)
-        tables.append(table.reset_index().assign(hand=table.attrs["hand"]))
-    frame = pd.concat(tables, ignore_index=True)
-    frame = frame[["hand", *[c for c in frame.columns if c != "hand"]]]
+    try:  # every hand and argument is checked before the first layout is played
+        frame = bs.bid_tables(hands, samples=args.samples, players=players, rules=args.rules, seat=args.seat,
+                              seed=args.seed, progress=args.progress)
+    except (ValueError, TypeError) as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    per_hand = len(frame) // len(hands)  # every hand has a row per contract of the rules, in hand order
+    for k in range(len(hands)):
+        rows = frame.iloc[k * per_hand:(k + 1) * per_hand]
+        chosen = rows.loc[rows["recommended"], "contract"]
+        print(f"[{k + 1}/{len(hands)}] {rows['hand'].iloc[0]}: recommended {chosen.iloc[0] if len(chosen) else 'pass'}")
     write_csv_atomically(frame, args.out, index=False)
     print(f"wrote {args.out} ({len(frame)} rows)")
     return 0

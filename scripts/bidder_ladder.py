@@ -62,7 +62,8 @@ def draw(plt, table: pd.DataFrame, title: str):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = gallery.make_parser(__file__, __doc__, n=1_000, n_help="duplicate matches per pair")
+    parser = gallery.make_parser(__file__, __doc__, n=1_000, n_help="duplicate matches per pair",
+                                 n_max=gallery.MAX_MATCHES)
     parser.add_argument("--players", default="hard",
                         help="card play: a player for every seat, or four comma-separated (default hard)")
     args = parser.parse_args(argv)

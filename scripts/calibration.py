@@ -24,19 +24,23 @@ import time
 import pandas as pd
 
 import belot_sim as bs
-from belot_sim.calibration import reliability_diagram
+from belot_sim.calibration import MAX_CALIBRATION_SAMPLES, reliability_diagram
 from belot_sim.io import write_csv_atomically
+from belot_sim.simulation import MAX_DEALS
 from belot_sim.stats import mean_interval
 
-from gallery_common import output_file, positive_int, run, seed_int
+from gallery_common import at_most, output_file, run, seed_int
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=positive_int, default=3000, help="deals for the hard estimates (default 3,000)")
-    parser.add_argument("--samples", type=positive_int, default=200, help="layouts per hard estimate (default 200)")
-    parser.add_argument("--dd-n", type=positive_int, default=600, help="deals for the dd estimates (default 600)")
-    parser.add_argument("--dd-samples", type=positive_int, default=60, help="layouts per dd estimate (default 60)")
+    parser.add_argument("--n", type=at_most(MAX_DEALS), default=3000,
+                        help="deals for the hard estimates (default 3,000)")
+    parser.add_argument("--samples", type=at_most(MAX_CALIBRATION_SAMPLES), default=200,
+                        help="layouts per hard estimate (default 200)")
+    parser.add_argument("--dd-n", type=at_most(MAX_DEALS), default=600, help="deals for the dd estimates (default 600)")
+    parser.add_argument("--dd-samples", type=at_most(MAX_CALIBRATION_SAMPLES), default=60,
+                        help="layouts per dd estimate (default 60)")
     parser.add_argument("--seed", type=seed_int, default=1)
     parser.add_argument("--png", type=output_file, help="write the reliability diagram to this PNG file")
     parser.add_argument("--csv", type=output_file, help="write each deal's predictions of the four runs to this CSV")

@@ -1,5 +1,6 @@
 """The one interface of the gallery scripts (docs/gallery.md), and the argument checks the other
-scripts share (:func:`positive_int`, :func:`seed_int`, :func:`output_file`, :func:`run`).
+scripts share (:func:`positive_int`, :func:`at_most`, :func:`seed_int`, :func:`seat_names`,
+:func:`output_file`, :func:`run`).
 
 Every experiment ``python scripts/<name>.py`` takes ``--n --seed --rules --out --threads`` (plus its
 own options), writes its tables as CSV and its figures as PNG and SVG into ``--out`` (default
@@ -29,6 +30,8 @@ import pandas as pd
 
 import belot_sim as bs
 from belot_sim.io import write_csv_atomically
+from belot_sim.kernels.batch.match import MAX_MATCH_ID
+from belot_sim.simulation import MAX_DEALS
 from belot_sim.stats import Z95
 
 PRESETS = ("bulgarian", "classic", "bridge-belot-2001")
@@ -51,6 +54,20 @@ def positive_int(text: str) -> int:
     return value
 
 
+MAX_MATCHES = MAX_MATCH_ID + 1  # simulate_matches' bound on n
+
+
+def at_most(limit: int) -> Callable[[str], int]:
+    """An argparse type: a positive integer no larger than ``limit`` (the library's own bound, so a
+    too-large count is a usage error rather than a traceback after other work)."""
+    def bounded(text: str) -> int:
+        value = positive_int(text)
+        if value > limit:
+            raise argparse.ArgumentTypeError(f"must be at most {limit:,}, got {value:,}")
+        return value
+    return bounded
+
+
 def seed_int(text: str) -> int:
     try:
         value = int(text)
@@ -68,12 +85,14 @@ def thread_count(text: str) -> int:
     return value
 
 
-def make_parser(script: str, doc: str, *, n: int, n_help: str, dataset: bool = False) -> argparse.ArgumentParser:
-    """The shared options of a gallery script (``script`` is its ``__file__``, ``doc`` its docstring)."""
+def make_parser(script: str, doc: str, *, n: int, n_help: str, dataset: bool = False,
+                n_max: int = MAX_DEALS) -> argparse.ArgumentParser:
+    """The shared options of a gallery script (``script`` is its ``__file__``, ``doc`` its docstring;
+    ``n_max``: the library's bound on what ``--n`` counts, deals unless given)."""
     name = Path(script).stem
     parser = argparse.ArgumentParser(prog=f"python scripts/{name}.py", description=doc,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--n", type=positive_int, default=n, help=f"{n_help} (default {n:,})")
+    parser.add_argument("--n", type=at_most(n_max), default=n, help=f"{n_help} (default {n:,})")
     parser.add_argument("--seed", type=seed_int, default=1,
                         help="random seed: the same seed, the same deals (default 1)")
     parser.add_argument("--rules", default="bulgarian", choices=PRESETS, help="rule preset (default bulgarian)")
@@ -192,12 +211,12 @@ def write_dataset(folder: Path, n: int, kwargs: dict) -> Path:
     folder.parent.mkdir(parents=True, exist_ok=True)
     try:
         bs.simulate_to_parquet(folder, n, partition_size=CHUNK, resume=True, **kwargs)
-    except ValueError as error:  # e.g. a dataset made with another seed, n or rules: say so, no traceback
-        message = str(error)
-        if "was made with" in message:  # the library's advice (resume=True) names an option scripts lack
-            message = (message.split(": resume=True")[0] + ": these deals need another --dataset folder (the "
-                       "same arguments reuse or complete a folder's deals)")
-        print(f"--dataset: {message}", file=sys.stderr)
+    except bs.DatasetMismatchError as error:  # the library's advice (resume=True) names an option scripts lack
+        print(f"--dataset: {error.path} {error.reason}: these deals need another --dataset folder (the same "
+              "arguments reuse or complete a folder's deals)", file=sys.stderr)
+        raise SystemExit(2) from None
+    except ValueError as error:  # e.g. a file where the folder should be: say so, no traceback
+        print(f"--dataset: {error}", file=sys.stderr)
         raise SystemExit(2) from None
     return folder
 

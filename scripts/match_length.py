@@ -90,7 +90,7 @@ def draw(plt, lengths: pd.DataFrame, summary: pd.DataFrame, mean: float, title: 
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = gallery.make_parser(__file__, __doc__, n=20_000, n_help="matches")
+    parser = gallery.make_parser(__file__, __doc__, n=20_000, n_help="matches", n_max=gallery.MAX_MATCHES)
     parser.add_argument("--bidders", default="heuristic",
                         help="bidding: a bidder for every seat, or four comma-separated (default heuristic)")
     parser.add_argument("--players", default="hard",

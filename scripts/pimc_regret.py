@@ -35,9 +35,12 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "benchmarks"))
 
 import belot_sim as bs  # noqa: E402
 from belot_sim import reference as ref  # noqa: E402
+from belot_sim.analysis import MAX_WORLDS as ANALYZE_MAX_WORLDS  # noqa: E402
+from belot_sim.bots import MAX_WORLDS  # noqa: E402
 from belot_sim.cards import popcount  # noqa: E402
+from belot_sim.simulation import MAX_DEALS  # noqa: E402
 from bots import deals  # noqa: E402  (benchmarks/bots.py: hard deals as reference states)
-from gallery_common import positive_int, run, seed_int  # noqa: E402
+from gallery_common import at_most, run, seed_int  # noqa: E402
 
 DEFAULT_PLAYERS = "pimc-exact,pimc,pimc-exact:10,hard"
 
@@ -62,8 +65,8 @@ def parse_players(parser: argparse.ArgumentParser, text: str) -> dict[str, bs.Bo
         name, _, worlds = item.lower().partition(":")
         if name not in bs.PLAYERS:
             parser.error(f"--players: unknown player {name!r}: expected one of {', '.join(sorted(bs.PLAYERS))}")
-        if worlds and not (worlds.isdigit() and int(worlds) > 0):
-            parser.error(f"--players: {item!r}: the layouts after ':' must be a positive integer")
+        if worlds and not (worlds.isascii() and worlds.isdigit() and 0 < int(worlds) <= MAX_WORLDS):
+            parser.error(f"--players: {item!r}: the layouts after ':' must be an integer in 1..{MAX_WORLDS:,}")
         bots[item] = bs.Bot(name, worlds=int(worlds) if worlds else 20)
     if not bots:
         parser.error("--players: no player given")
@@ -78,7 +81,7 @@ def regrets(bots: dict[str, bs.Bot], states, judge_worlds: int, judge_seed: int)
     out = {name: np.empty(len(states)) for name in bots}
     cpu = dict.fromkeys(bots, 0.0)
     for k, (deal_id, state) in enumerate(states):
-        judged = bs.analyze(state, worlds=judge_worlds, seed=judge_seed + deal_id, players=())
+        judged = bs.analyze(state, worlds=judge_worlds, seed=(judge_seed + deal_id) % 2**64, players=())
         means = dict(zip(judged["card"], judged["pimc_mean"]))
         best = max(means.values())
         for name, bot in bots.items():
@@ -91,10 +94,11 @@ def regrets(bots: dict[str, bs.Bot], states, judge_worlds: int, judge_seed: int)
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--deals", type=positive_int, default=800,
+    parser.add_argument("--deals", type=at_most(MAX_DEALS), default=800,
                         help="hard deals to take positions from (default 800)")
     parser.add_argument("--players", default=DEFAULT_PLAYERS, help=f"comma-separated (default {DEFAULT_PLAYERS})")
-    parser.add_argument("--judge-worlds", type=positive_int, default=60, help="the judge's layouts (default 60)")
+    parser.add_argument("--judge-worlds", type=at_most(ANALYZE_MAX_WORLDS), default=60,
+                        help="the judge's layouts (default 60)")
     parser.add_argument("--seed", type=seed_int, default=1, help="the deals' seed (default 1)")
     args = parser.parse_args(argv)
     bots = parse_players(parser, args.players)

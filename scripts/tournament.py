@@ -14,15 +14,17 @@ import pandas as pd
 
 import belot_sim as bs
 from belot_sim.io import write_csv_atomically
+from belot_sim.simulation import MAX_DEALS
 
-from gallery_common import output_file, positive_int, run, seed_int
+from gallery_common import at_most, output_file, run, seed_int
 
 LADDER = [("easy", "random"), ("normal", "easy"), ("hard", "normal")]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=positive_int, default=30_000, help="duplicate deals per pair (default 30,000)")
+    parser.add_argument("--n", type=at_most(MAX_DEALS), default=30_000,
+                        help="duplicate deals per pair (default 30,000)")
     parser.add_argument("--rules", default="bulgarian", choices=["bulgarian", "classic"])
     parser.add_argument("--seed", type=seed_int, default=1)
     parser.add_argument("--csv", type=output_file, help="write all steps to this CSV file")

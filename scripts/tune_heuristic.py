@@ -38,8 +38,9 @@ from belot_sim.kernels.batch.estimate import bulgarian_scores
 from belot_sim.kernels.bidding.heuristic import contract_margin, declaration_points
 from belot_sim.kernels.core.dealing import deal_pack
 from belot_sim.kernels.core.layouts import BIDDER_WEIGHTS
+from belot_sim.simulation import MAX_DEALS
 
-from gallery_common import positive_int, run, seed_int
+from gallery_common import at_most, run, seed_int
 
 SUIT_WEIGHTS = ("TRUMP_J", "TRUMP_9", "TRUMP_A", "TRUMP_T", "TRUMP_KQ", "TRUMP_LEN", "SIDE_A", "SIDE_T",
                 "SIDE_T_BARE", "BELOT", "DECL")
@@ -197,7 +198,8 @@ def fit_margins(data: dict, weights: np.ndarray) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=positive_int, default=100_000, help="deals, each played under 12 contracts")
+    parser.add_argument("--deals", type=at_most(MAX_DEALS), default=100_000,
+                        help="deals, each played under 12 contracts")
     parser.add_argument("--seed", type=seed_int, default=7)
     args = parser.parse_args(argv)
     start = time.perf_counter()

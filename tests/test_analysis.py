@@ -117,6 +117,8 @@ def test_the_command_prints_the_table(capsys):
     (["analyze", "belot deal; dealer 3; contract H; declarer 0; hands ? ? ? ?"], "seat 0, to move, is unknown"),
     (["analyze", "belot deal; dealer 3; contract H; declarer 0; hands ...AKQJT987 ? ? ?", "--players", "best"],
      "unknown player 'best'"),
+    (["analyze", "belot deal; dealer 3; contract H; declarer 0; hands ...AKQJT987 ? ? ?", "--seed", "-1"],
+     "seed must be in 0..18446744073709551615, got -1"),  # the words of the other commands
 ])
 def test_the_command_refuses_bad_input(argv, pattern, capsys):
     assert main(argv) == 2

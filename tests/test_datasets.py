@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import shutil
 import signal
 import stat
@@ -493,6 +494,25 @@ def test_refusals_leave_an_existing_dataset_untouched(tmp_path):
     after = files(path)
     assert {k: v for k, v in after.items() if k != MANIFEST} == {k: v for k, v in before.items() if k != MANIFEST}
     assert json.loads(after[MANIFEST])["arguments"]["worlds"] == bs.simulation.DEFAULT_WORLDS
+
+
+def test_a_refused_resume_says_what_differs_in_its_own_error(tmp_path):
+    path = tmp_path / "run"
+    bs.simulate_to_parquet(path, 20, partition_size=10, seed=1)
+    with pytest.raises(bs.DatasetMismatchError) as refused:
+        bs.simulate_to_parquet(path, 20, partition_size=10, seed=2, resume=True)
+    assert isinstance(refused.value, ValueError) and refused.value.path == str(path)
+    assert refused.value.reason == "was made with seed=1, this call has seed=2"
+    copied = pickle.loads(pickle.dumps(refused.value))  # as a Dask task or a process pool passes it back
+    assert (type(copied), str(copied), copied.path, copied.reason) == (
+        bs.DatasetMismatchError, str(refused.value), refused.value.path, refused.value.reason)
+    (path / MANIFEST).unlink()  # without the manifest the parts' own records refuse it
+    with pytest.raises(bs.DatasetMismatchError, match="was written with seed=1, this call has seed=2") as refused:
+        bs.simulate_to_parquet(path, 20, partition_size=10, seed=2, resume=True)
+    assert refused.value.reason.startswith(f"has no manifest {MANIFEST} and its part ")
+    with pytest.raises(ValueError) as other:  # other refusals stay plain ValueErrors
+        bs.simulate_to_parquet(path, 20, partition_size=10, seed=1, compression="zip")
+    assert not isinstance(other.value, bs.DatasetMismatchError)
 
 
 def test_a_sampling_players_dataset_resumes_only_with_its_worlds(tmp_path):

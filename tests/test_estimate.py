@@ -327,8 +327,8 @@ def test_bid_tables_without_an_auction_have_no_auction_columns():
 
 
 @pytest.mark.parametrize("kwargs, pattern", [
-    (dict(auction="PC", seat=2, dealer=3, known={0: "AD"}), r"hand 0 .*known= cannot be combined"),
-    (dict(auction="PC", seat=1, dealer=3), r"hand 0 .*seat 1 is not the seat to call"),
+    (dict(auction="PC", seat=2, dealer=3, known={0: "AD"}), r"hands\[0\] .*known= cannot be combined"),
+    (dict(auction="PC", seat=1, dealer=3), r"hands\[0\] .*seat 1 is not the seat to call"),
     (dict(auction="PC", seat=2, dealer=3, fancy=1), "unknown argument"),
 ])
 def test_bid_tables_after_an_auction_bad_input(kwargs, pattern):
@@ -343,5 +343,5 @@ def test_bid_tables_names_the_bad_hand_before_playing(monkeypatch):
         raise AssertionError("layouts were screened before every hand was checked")
 
     monkeypatch.setattr(conditional, "screen", fail)
-    with pytest.raises(ValueError, match=r"hand 1 .*5 cards"):
+    with pytest.raises(ValueError, match=r"hands\[1\] .*5 cards"):
         bs.bid_tables([BID_HANDS[0], "JS 9S AS KD 7C 8C"], samples=20, players="hard", seat=2, dealer=3, auction="PC")

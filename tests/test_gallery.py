@@ -121,6 +121,7 @@ def test_without_matplotlib_the_tables_are_written_and_the_figures_explained(tmp
     (["--rules", "french"], "invalid choice"),
     (["--bidders", "heuristic,oracle"], "unknown bidder 'oracle'"),
     (["--n", "ten"], "must be a positive integer, got 'ten'"),
+    (["--n", str(2**40 + 1)], "must be at most 1,099,511,627,776"),
     (["--players", "hard,normal"], "give one name for every seat, or four"),
 ])
 def test_bad_arguments_are_usage_errors_before_any_work(argv, message, tmp_path, capsys):
@@ -148,8 +149,17 @@ def test_names_in_any_case_and_home_paths_are_taken_as_the_library_takes_them():
     assert gallery_common.output_folder("~/out") == Path.home() / "out"
 
 
-def test_four_players_are_one_per_seat(tmp_path):
-    run("match_length", tmp_path, "--n", "3", "--players", "hard,random,hard,random")
+def test_four_players_are_one_per_seat(tmp_path, monkeypatch):
+    seated = []
+    simulate_matches = gallery_common.bs.simulate_matches
+
+    def recording(*args, **kwargs):
+        seated.append(kwargs["players"])
+        return simulate_matches(*args, **kwargs)
+
+    monkeypatch.setattr(gallery_common.bs, "simulate_matches", recording)
+    assert run("match_length", tmp_path, "--n", "3", "--players", "Hard,random,hard,RANDOM") == 0
+    assert seated == [("hard", "random", "hard", "random")]
     assert (tmp_path / "events.csv").exists()
 
 
@@ -257,7 +267,8 @@ def test_a_dataset_is_reused_and_a_different_one_refused(tmp_path, monkeypatch, 
         run("declaration_frequencies", tmp_path / "c", "--n", "2500", "--seed", "2", "--dataset", str(data))
     assert stopped.value.code == 2
     error = capsys.readouterr().err
-    assert error.startswith("--dataset:") and "seed" in error
+    assert error.startswith("--dataset:") and "seed=1, this call has seed=2" in error
+    assert "another --dataset folder" in error and "resume" not in error  # scripts have no --resume
     assert not (tmp_path / "c" / "frequencies.csv").exists()
 
 

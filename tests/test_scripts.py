@@ -11,6 +11,8 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
+import belot_sim as bs
+
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 #: Run here; bid_atlas.py and calibration.py have their own tests (test_atlas, test_calibration).
 RUN_HERE = ("tournament", "bid_ladder", "bid_table", "tune_heuristic", "pimc_regret")
@@ -49,10 +51,29 @@ def test_bid_ladder_writes_every_step(tmp_path):
 
 def test_bid_table_writes_one_row_per_contract(tmp_path):
     out = tmp_path / "table.csv"
-    assert run("bid_table", "--hand", "JH 9H AH KS 7C", "--samples", "40", "--players", "hard", "--out",
-               str(out))[0] == 0
+    hands = ["JH 9H AH KS 7C", "7S 8S 9S TS JS", "JH 9H AH KS 7C"]  # a hand twice: rows are per position
+    code, printed = run("bid_table", *[a for h in hands for a in ("--hand", h)], "--samples", "40", "--players",
+                        "hard", "--out", str(out))
     table = pd.read_csv(out)
-    assert len(table) == 6 and table["p_made"].between(0, 1).all()
+    assert code == 0 and len(table) == 3 * 6 and table["p_made"].between(0, 1).all()
+    lines = printed.splitlines()
+    for k, hand in enumerate(hands):
+        rows = table.iloc[6 * k:6 * (k + 1)]
+        chosen = rows.loc[rows["recommended"], "contract"]
+        call = chosen.iloc[0] if len(chosen) else "pass"
+        assert (rows["hand"] == bs.format_cards(bs.parse_cards(hand))).all()
+        assert lines[k] == f"[{k + 1}/3] {rows['hand'].iloc[0]}: recommended {call}"
+    assert table.iloc[:6].drop(columns="hand").equals(table.iloc[12:].drop(columns="hand").reset_index(drop=True))
+
+
+def test_bid_table_checks_every_hand_and_its_players_before_the_first(tmp_path):
+    first, bad = ["--hand", "JH 9H AH KS 7C"], ["--hand", "7S 8S XX"]
+    for args, says in [([*first, *bad], "hands[1] ('7S 8S XX'): unknown card 'XX'"),
+                       ([*first, "--players", "wizard"], "usage: bid_table.py")]:
+        done = subprocess.run([sys.executable, str(SCRIPTS / "bid_table.py"), *args, "--samples", "20", "--out",
+                               str(tmp_path / "t.csv")], capture_output=True, text=True, timeout=600)
+        assert done.returncode == 2 and says in done.stderr and done.stdout == "", done.stderr
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_tune_heuristic_prints_fitted_weights():
@@ -72,7 +93,12 @@ def test_pimc_regret_reports_each_player():
     ("bid_ladder", ["--player", "nope"], "--player: invalid choice: 'nope'"),
     ("calibration", ["--png", "{tmp}/missing/r.png"], "missing does not exist"),
     ("bid_table", ["{tmp}/hands.txt", "--out", "{tmp}/t.csv"], "cannot read the hands file"),
-    ("pimc_regret", ["--players", "pimc:abc"], "the layouts after ':' must be a positive integer"),
+    ("pimc_regret", ["--players", "pimc:abc"], "the layouts after ':' must be an integer in 1..100,000"),
+    ("pimc_regret", ["--players", "pimc:200000"], "the layouts after ':' must be an integer in 1..100,000"),
+    ("pimc_regret", ["--judge-worlds", "200000"], "--judge-worlds: must be at most 100,000, got 200,000"),
+    ("tournament", ["--n", "99999999999999"], "--n: must be at most 1,099,511,627,776"),
+    ("calibration", ["--dd-samples", "2000000"], "--dd-samples: must be at most 1,000,000"),
+    ("bid_atlas", ["--out", "{tmp}/atlas", "--table", "{tmp}/no/atlas.npz"], "--table: cannot write"),
     ("tune_heuristic", ["--deals", "0"], "--deals: must be a positive integer"),
     ("bid_atlas", ["--out", "{tmp}/atlas", "--threads", "0"], "--threads: must be a positive integer"),
 ])
