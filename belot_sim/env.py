@@ -40,7 +40,7 @@ EXCLUDED   4 x 32   the cards each seat is known not to hold (shown by the rules
 TURNED     32       classic: the turned card
 DEALER     4        the dealer
 TO_MOVE    4        the seat to move
-PHASE      2        auction, play
+PHASE      2        auction, play (or over)
 CONTRACT   6        the contract (during the auction: the highest so far), C D H S NT AT
 DECLARER   4        the seat that made that contract call
 MULTIPLIER 3        1, 2 (doubled), 4 (redoubled)
@@ -64,7 +64,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .bots import Bot, fill_record, new_record
+from .bots import Bot, fill_record, new_record, same_deal_rules
 from .cards import format_card, iter_cards
 from .checks import check_int
 from .errors import IllegalActionError
@@ -86,7 +86,7 @@ OBSERVATION = Layout("O_", np.int8, "belot_sim.env observation", (
     ("TURNED", 32, "classic: the turned card"),
     ("DEALER", 4, "the dealer (relative)"),
     ("TO_MOVE", 4, "the seat to move (relative)"),
-    ("PHASE", 2, "auction, play"),
+    ("PHASE", 2, "auction, play (or over)"),
     ("CONTRACT", 6, "the contract (the highest so far during the auction)"),
     ("DECLARER", 4, "the seat that made that contract call (relative)"),
     ("MULTIPLIER", 3, "1, 2, 4"),
@@ -113,7 +113,7 @@ def _opponents(opponents, rules: Rules) -> dict[int, Bot]:
             bot = Bot(bot, rules=rules, bidder="heuristic")
         if not isinstance(bot, Bot):
             raise TypeError(f"opponents: seat {seat} must be a Bot or a player name, got {type(bot).__name__}")
-        if bot.rules != rules:
+        if not same_deal_rules(bot.rules, rules):
             raise ValueError(f"opponents: the bot of seat {seat} plays other rules than the environment's")
         if bot.bidder is None:
             raise ValueError(f"opponents: the bot of seat {seat} has no bidder (Bot(..., bidder='heuristic'))")

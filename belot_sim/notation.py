@@ -13,6 +13,9 @@ Two kinds of text, fields separated by ``;``, each field a key and its value:
   the four 5-card hands dealt before the auction, the rest of the pack in order (``stock``; in
   classic its first card is the turned card), the calls, the cards played.
 
+Both may end with ``shown``: per seat, the cards its announcements have shown (declarations at the
+end of the first trick, a belot's other card), which keeps that knowledge when hands are ``?``.
+
 A hand is written suit by suit, spades first, as in PBN: ``AKQ.J7.T9.87`` is A K Q of spades, J 7
 of hearts, 10 9 of diamonds and 8 7 of clubs (an empty suit is an empty string, ``-`` is accepted).
 ``?`` stands for a hand (or a stock card) that is not known.
@@ -36,8 +39,8 @@ from .rules import BULGARIAN, CLASSIC, CONTRACT_CODES, PRESETS, Contract, Rules
 
 KINDS = ("deal", "full")
 #: The fields of each kind, in the order they are written; the required ones.
-FIELDS = {"deal": ("belot", "rules", "dealer", "contract", "declarer", "multiplier", "hands", "play"),
-          "full": ("belot", "rules", "dealer", "hands", "stock", "auction", "play")}
+FIELDS = {"deal": ("belot", "rules", "dealer", "contract", "declarer", "multiplier", "hands", "play", "shown"),
+          "full": ("belot", "rules", "dealer", "hands", "stock", "auction", "play", "shown")}
 REQUIRED = {"deal": ("dealer", "contract", "declarer", "hands"), "full": ("dealer", "hands", "stock")}
 #: Cards per known hand of each kind (dealt before play / before the auction) and the stock's size.
 HAND_SIZE = {"deal": 8, "full": 5}
@@ -55,7 +58,9 @@ class Position:
     """A parsed position text.  ``hands``: the dealt hands by seat (8 cards for ``deal``, the
     5 auction cards for ``full``), ``None`` where unknown; ``stock`` (``full``): the 12 cards after
     the 5-card hands in pack order, ``None`` where unknown; ``auction``: call names (``"pass"``,
-    ``"H"``, ``"double"``…); ``plays``: card indices in playing order."""
+    ``"H"``, ``"double"``…); ``plays``: card indices in playing order; ``shown``: per seat, the
+    cards its announcements showed by this point (declarations, a belot's other card), ``None``
+    when the text does not say."""
 
     kind: str
     rules: Rules
@@ -67,6 +72,7 @@ class Position:
     multiplier: int = 1
     stock: tuple = ()
     auction: tuple = ()
+    shown: tuple | None = None
 
 
 def _error(key: str, what: str) -> ValueError:
@@ -79,7 +85,9 @@ def split_fields(text) -> tuple[str, dict[str, str]]:
     """``(kind, {key: value})`` of a position text; errors name the field."""
     if not isinstance(text, str):
         raise TypeError(f"a position text must be a string, got {type(text).__name__}")
-    parts = [p.strip() for p in text.strip().rstrip(";").split(";")]
+    body = text.strip()
+    body = body[:-1] if body.endswith(";") else body  # one closing ';' is allowed
+    parts = [p.strip() for p in body.split(";")]
     head = parts[0].lower().split()
     if len(head) != 2 or head[0] != "belot" or head[1] not in KINDS:
         raise ValueError(f"position text must start with 'belot deal' or 'belot full', got {parts[0]!r}")
@@ -164,6 +172,19 @@ def parse_hands(value: str, size: int) -> tuple:
     return tuple(hands)
 
 
+def parse_shown(value: str) -> tuple:
+    """Four card sets in the hand form (seats 0..3; ``...`` for none): the cards each seat showed."""
+    tokens = value.split()
+    if len(tokens) != 4:
+        raise _error("shown", f"expected four card sets (seats 0..3, '...' for none) separated by spaces, "
+                              f"got {len(tokens)}")
+    shown = tuple(parse_hand(token, f"cards of seat {seat}", "shown") for seat, token in enumerate(tokens))
+    for seat, mask in enumerate(shown):
+        if mask & sum(shown[:seat]):
+            raise _error("shown", f"{format_card((mask & sum(shown[:seat])).bit_length() - 1)} is shown by two seats")
+    return shown
+
+
 def parse_cards_field(key: str, value: str, allow_unknown: bool = False) -> tuple:
     """Card tokens (``7C TC JH``; ``?`` where allowed), ``|`` between tricks ignored."""
     out = []
@@ -193,7 +214,8 @@ def parse_play(value: str) -> tuple:
         previous = token
     plays = parse_cards_field("play", value)
     if len(set(plays)) != len(plays):
-        raise _error("play", "a card is played twice")
+        twice = next(c for k, c in enumerate(plays) if c in plays[:k])
+        raise _error("play", f"{format_card(twice)} is played twice")
     if len(plays) > 32:
         raise _error("play", f"a deal has 32 cards, got {len(plays)}")
     return plays
@@ -202,6 +224,8 @@ def parse_play(value: str) -> tuple:
 def parse_stock(value: str) -> tuple:
     if value == UNKNOWN:
         return (None,) * STOCK_SIZE
+    if "|" in value:
+        raise _error("stock", "'|' separates tricks in the play, not stock cards")
     stock = parse_cards_field("stock", value, allow_unknown=True)
     if len(stock) != STOCK_SIZE:
         raise _error("stock", f"expected the {STOCK_SIZE} cards after the 5-card hands, in pack order (or ?), "
@@ -227,6 +251,7 @@ def parse_position(text: str) -> Position:
     dealer = parse_seat("dealer", f["dealer"])
     hands = parse_hands(f["hands"], HAND_SIZE[kind])
     plays = parse_play(f.get("play", ""))
+    shown = parse_shown(f["shown"]) if "shown" in f else None
     if kind == "deal":
         try:
             contract = rules.check_contract(f["contract"])
@@ -238,14 +263,15 @@ def parse_position(text: str) -> Position:
         if rules.is_classic and multiplier != "1":
             raise _error("multiplier", f"expected 1 (classic deals are not doubled), got {multiplier!r}")
         return Position(kind, rules, dealer, hands, plays, contract, parse_seat("declarer", f["declarer"]),
-                        int(multiplier))
+                        int(multiplier), shown=shown)
     stock = parse_stock(f["stock"])
     seen = 0
     for card in [c for h in hands if h is not None for c in _cards(h)] + [c for c in stock if c is not None]:
         if seen >> card & 1:
             raise _error("stock", f"{format_card(card)} is also in a hand or twice in the stock")
         seen |= 1 << card
-    return Position(kind, rules, dealer, hands, plays, stock=stock, auction=parse_auction(f.get("auction", "")))
+    return Position(kind, rules, dealer, hands, plays, stock=stock, auction=parse_auction(f.get("auction", "")),
+                    shown=shown)
 
 
 def _cards(mask: int) -> list[int]:
@@ -277,7 +303,8 @@ def format_play(plays) -> str:
 
 
 def format_position(p: Position) -> str:
-    """The text of a :class:`Position` (every field written, in the order of :data:`FIELDS`)."""
+    """The text of a :class:`Position` (every field written, in the order of :data:`FIELDS`; ``shown``
+    unless it is ``None``)."""
     fields = [f"belot {p.kind}", f"rules {format_rules(p.rules)}", f"dealer {p.dealer}"]
     if p.kind == "deal":
         fields += [f"contract {p.contract}", f"declarer {p.declarer}", f"multiplier {p.multiplier}"]
@@ -287,6 +314,8 @@ def format_position(p: Position) -> str:
             UNKNOWN if c is None else format_card(c) for c in p.stock)
         fields += [f"stock {stock}", "auction " + " ".join(CALL_TEXT[c] for c in p.auction)]
     fields.append("play " + format_play(p.plays))
+    if p.shown is not None:
+        fields.append("shown " + " ".join(format_hand(mask) for mask in p.shown))
     return "; ".join(field.rstrip() for field in fields)
 
 

@@ -240,6 +240,18 @@ def test_bad_questions_are_refused(make, call, pattern):
         call(bot)
 
 
+def test_a_match_target_of_its_own_is_not_other_rules():
+    """No decision of a deal reads the match target, so a bot answers states of any target alike."""
+    short = bs.BULGARIAN.replace(match_target=101)
+    deal = random_deal(random.Random(3), "H", short)
+    same = random_deal(random.Random(3), "H", bs.BULGARIAN)
+    assert Bot("hard").play(deal) == Bot("hard", rules=short).play(deal) == Bot("hard").play(same)
+    match = ref.MatchState(short, seed=4)
+    assert Bot("hard", bidder="heuristic").bid(match) == Bot("hard", rules=short, bidder="heuristic").bid(match)
+    with pytest.raises(ValueError, match="other rules.*'declarations': False"):
+        Bot("hard").play(random_deal(random.Random(3), "H", short.replace(declarations=False)))
+
+
 def test_a_bid_in_the_play_phase_and_a_play_of_a_void_deal_are_refused():
     bot = Bot("hard", bidder="heuristic")
     state = ref.FullDealState.random(3)

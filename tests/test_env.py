@@ -142,6 +142,7 @@ def test_bad_opponents_and_illegal_actions_are_refused():
                                ({s: "hard" for s in range(4)}, "all four seats"), ([1, 2], "dict")]:
         with pytest.raises((ValueError, TypeError), match=pattern):
             belot_env.env(opponents=opponents)
+    belot_env.env(rules=bs.BULGARIAN.replace(match_target=101), opponents={1: bs.Bot("hard", bidder="heuristic")})
     e = belot_env.env(seed=1)
     e.reset()
     observation, *_ = e.last()

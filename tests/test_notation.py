@@ -6,6 +6,8 @@
 * the examples of docs/notation.md read, and its error messages are the ones raised;
 * unknown hands (``?``) are filled consistently: known cards kept, every recorded card legal, the
   sizes right, the unknown seats remembered and written as ``?`` again, layouts varying with the seed;
+* the cards shown (``shown``): the reference's agree with the kernels' public view, a text that
+  hides hands but keeps them gives a bot the view of the real deal, and a wrong field is refused;
 * malformed texts: a ValueError naming the field and what it expected.
 """
 
@@ -148,12 +150,14 @@ def test_a_full_text_with_unknown_cards_hides_the_seats_that_hold_them():
     text = ("belot full; rules bulgarian; dealer 0; hands ? QJ.T.98. ? ?; stock ?; auction P H P P X P P P; "
             "play 8D KD 7D QD | 7C 8C")
     state = ref.FullDealState.from_text(text, seed=3)
-    assert state.to_text() == text
+    assert state.to_text() == text + "; shown ... ... ... ..."  # past the first trick: what was shown is said
     assert state.play_state.hidden_seats == (0, 1, 2, 3)  # seat 1's three stock cards are unknown too
     # dealer 0: the first seat after it (seat 1) gets the stock's first three cards
     partly = text.replace("stock ?", "stock 9S 9H TD" + " ?" * 9)
     state = ref.FullDealState.from_text(partly, seed=3)
-    assert state.to_text() == partly and state.play_state.hidden_seats == (0, 2, 3)
+    # seat 1's tierce T 9 8 of diamonds scores against unknown seats that announced nothing: shown
+    assert state.to_text() == partly + "; shown ... ..T98. ... ..."
+    assert state.play_state.hidden_seats == (0, 2, 3)
     assert state.play_state.initial_hands[1] == bs.parse_cards("QS JS 9S TH 9H TD 9D 8D")
 
 
@@ -177,7 +181,22 @@ def test_a_full_text_with_unknown_cards_hides_the_seats_that_hold_them():
     ("belot deal; dealer 1; contract H; declarer 0; hands AAKQJT98... ? ? ?", "AS appears twice"),
     ("belot deal; dealer 1; contract H; declarer 0; hands AKQJT987... AKQJT987... ? ?", "AS is in two hands"),
     ("belot deal; dealer 1; contract H; declarer 0; hands ? ? ? ?; play 7C 1X", "field 'play': card 2"),
-    ("belot deal; dealer 1; contract H; declarer 0; hands ? ? ? ?; play 7C 7C", "played twice"),
+    ("belot deal; dealer 1; contract H; declarer 0; hands ? ? ? ?; play 7C 7C", "7C is played twice"),
+    ("belot deal; dealer 1; contract H; declarer 0; hands ? ? ? ?;;", "empty field"),
+    ("belot full; dealer 1; hands ? ? ? ?; stock 7C 8C 9C | ? ? ? ? ? ? ? ? ?", "'|' separates tricks"),
+    ("belot deal; dealer 1; contract H; declarer 0; hands ? ? ? ?; shown ... ...", "field 'shown': expected four"),
+    ("belot deal; dealer 3; contract H; declarer 0; hands ? ? ? ?; play 7C 8D 9C AC | 8C TC KC",
+     "field 'play': card 2 .8D.: seat 1 could not play it while holding KC, which it plays at card 7"),
+    ("belot deal; dealer 3; contract H; declarer 0; hands ? ? ? ?; play 7C 8D; shown ... ...KQ ... ...",
+     "field 'play': card 2 .8D.: seat 1 could not play it while holding QC, which it showed"),
+    ("belot deal; dealer 1; contract H; declarer 0; hands ? ? ? ?; shown .Q.. .Q.. ... ...", "QH is shown by two"),
+    ("belot deal; dealer 1; contract H; declarer 0; hands ...AKQJT987 ? ? ?; shown ... ...K ... ...",
+     "seat 1 showed KC, which the text does not put in its hand"),
+    ("belot deal; dealer 2; contract H; declarer 0; hands T.AQT9.T7.J AK98...AQT8 .K.AKQJ9.K9 QJ7.J87.8.7; "
+     "play 7S TS AS KH; shown ... ... ... ...",
+     r"the hands and plays show \.\.\. \.\.\. \.\.AKQJ\. \.\.\., the field says \.\.\. \.\.\. \.\.\. \.\.\."),
+    ("belot deal; dealer 3; contract H; declarer 0; hands ? ? ? ?; play 7C 7D 7H 7S; shown ...AK ... ... ...",
+     "no layout of the unknown cards .of 100 drawn. shows exactly"),
     ("belot deal; dealer 1; contract H; declarer 0; hands AKQJT987... ? ? ?; play 7C 7S", "another place"),
     ("belot deal; dealer 3; contract H; declarer 0; hands ...AKQJT987 ? ? ?; play 7H", "not in its hand"),
     ("belot full; dealer 1; hands ? ? ? ?; stock 7C 8C", "field 'stock': expected the 12 cards"),
@@ -216,3 +235,59 @@ def test_hands_are_written_spades_first_from_the_ace_down():
     assert notation.parse_hand("A-7.K.10.9", "a hand") == notation.parse_hand("A7.K.T.9", "a hand")
     assert notation.format_rules(bs.CLASSIC.replace(match_target=501, undertrump="required")) == \
         "classic undertrump=required match_target=501"
+
+
+# -- the cards shown -------------------------------------------------------------------------------
+
+
+def kernel_shown(deal: ref.DealState) -> tuple:
+    """The cards the kernels' public view knows each seat holds (the view a bot rebuilds)."""
+    import numpy as np
+
+    from belot_sim.bots import fill_record, new_record
+    from belot_sim.kernels.core import layouts as L
+    from belot_sim.kernels.policies.position import public_view
+
+    record = new_record(deal.rules, 0, False)
+    fill_record(record, deal)
+    view = np.zeros(L.V_SIZE, dtype=np.int64)
+    public_view(record, view)
+    return tuple(int(view[L.V_KNOWN + s]) for s in range(4))
+
+
+@pytest.mark.parametrize("rules_name", sorted(RULE_SETS))
+def test_the_cards_shown_are_those_of_the_kernels_view(rules_name):
+    rng = random.Random(f"shown {rules_name}")
+    seen = 0
+    for _ in range(300):
+        deal = random_full_state(rng, RULE_SETS[rules_name]).play_state
+        if deal is None:
+            continue
+        assert deal.shown_cards() == kernel_shown(deal)
+        seen += any(deal.shown_cards())
+    assert seen > 20 or not RULE_SETS[rules_name].declarations
+
+
+def test_a_text_that_hides_hands_but_keeps_what_was_shown_gives_a_bot_the_real_view():
+    """Replacing the hands a seat cannot see by ``?`` in ``to_text()`` keeps the bot's view, so a
+    deterministic bot plays the same card from both; without ``shown`` the view loses the cards."""
+    rng = random.Random(5)
+    bot, compared, lost = bs.Bot("hard"), 0, 0
+    for i in range(200):
+        deal = random_full_state(rng, bs.BULGARIAN).play_state
+        if deal is None or deal.is_over or len(deal.plays) < 4:
+            continue
+        text = deal.to_text()
+        hands = text.split("; hands ")[1].split(";")[0].split()
+        mine = deal.to_move
+        hidden = text.replace(" ".join(hands), " ".join(h if s == mine else "?" for s, h in enumerate(hands)))
+        filled = ref.DealState.from_text(hidden, seed=i)
+        assert filled.shown_cards() == deal.shown_cards() and filled.to_text() == hidden
+        view, filled_view = kernel_shown(deal), kernel_shown(filled)
+        assert view == filled_view
+        assert bot.play(filled) == bot.play(deal)
+        compared += 1
+        if "; shown " in hidden:
+            quiet = ref.DealState.from_text(hidden.split("; shown ")[0], seed=i)
+            lost += kernel_shown(quiet) != view
+    assert compared > 100 and lost > 10

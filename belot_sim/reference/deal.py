@@ -18,9 +18,9 @@ from ..errors import IllegalActionError
 from ..notation import Position, format_position, parse_position
 from ..rules import BELOT_POINTS, BULGARIAN, LAST_TRICK_BONUS, VALAT_BONUS, Contract, Rules, is_integer
 from ..scoring import DealScore, check_multiplier, score_deal
-from .declarations import Declaration, belot_suits, find_declarations, resolve_declarations
+from .declarations import Declaration, belot_suits, find_declarations, resolve_declarations, shown_declaration_cards
 from .play import legal_cards, trick_winner
-from .unknown import fill_places, first_quiet
+from .unknown import check_shown, fill_places, first_quiet
 
 CARDS_PER_HAND = 8
 
@@ -164,21 +164,26 @@ class DealState:
     def from_text(cls, text: str, *, seed: int = 0) -> "DealState":
         """The state a ``belot deal`` position text describes (``docs/notation.md``).  Hands written
         ``?`` are filled with a random layout (from ``seed``) in which every recorded card stays legal
-        and the unknown seats announce nothing, and listed in :attr:`hidden_seats` (:mod:`.unknown`).
-        A ``ValueError`` names the field that is wrong."""
+        and the seats show the cards of the ``shown`` field (without it: the unknown seats announce
+        nothing), and listed in :attr:`hidden_seats` (:mod:`.unknown`).  A ``ValueError`` names the
+        field that is wrong."""
         position = parse_position(text)
         if position.kind == "full":
             raise ValueError("position text: a 'belot full' text holds the whole deal; read it with "
                              "FullDealState.from_text (its play_state is the DealState)")
         places = [c for h in position.hands for c in cards_or_unknown(h)]
         owners = [s for s in range(4) for _ in range(CARDS_PER_HAND)]
+        if position.shown is not None:
+            check_shown(places, owners, position.shown)
 
         def build(rng):
             try:
                 filled = fill_places(places, owners, position.plays, position.dealer, position.contract,
-                                     position.rules, rng)
-            except ValueError as error:
-                raise ValueError(f"position text, field 'hands': {error}") from None
+                                     position.rules, rng, position.shown)
+            except ValueError as error:  # a message naming no field is about the hands
+                message = str(error)
+                raise ValueError(message if message.startswith("position text") else
+                                 f"position text, field 'hands': {message}") from None
             hands = [sum(1 << c for c in filled[8 * s:8 * s + 8]) for s in range(4)]
             state = cls.from_hands(hands, contract=position.contract, declarer=position.declarer,
                                    dealer=position.dealer, multiplier=position.multiplier, rules=position.rules)
@@ -186,13 +191,14 @@ class DealState:
             replay(state, position.plays, "play")
             return state
 
-        return first_quiet(build, seed)
+        return first_quiet(build, seed, position.shown)
 
     def to_text(self) -> str:
-        """This position in the text notation (``docs/notation.md``): ``belot deal; ...``."""
+        """This position in the text notation (``docs/notation.md``): ``belot deal; ...`` (with the
+        ``shown`` field from the end of the first trick, or once a belot is announced)."""
         hands = tuple(None if s in self.hidden_seats else self.initial_hands[s] for s in range(4))
         return format_position(Position("deal", self.rules, self.dealer, hands, tuple(c for _, c in self.plays),
-                                        self.contract, self.declarer, self.multiplier))
+                                        self.contract, self.declarer, self.multiplier, shown=self.shown_field()))
 
     # --- the step API -------------------------------------------------------------------
 
@@ -275,6 +281,24 @@ class DealState:
     def declarations(self, seat: int) -> list[Declaration]:
         """Declarations of ``seat``'s full hand (shown with its first card; [] in NT or when off)."""
         return list(self._declarations[seat])
+
+    def shown_cards(self) -> tuple[int, int, int, int]:
+        """Per seat, the cards its announcements have shown everybody so far: its team's scoring
+        declarations from the end of the first trick (not with ``declarations_shown="end"``) and
+        both cards of a belot it announced (the public view of the kernels)."""
+        shown = [0, 0, 0, 0]
+        if len(self.plays) >= 4 and self.rules.declarations_shown != "end":
+            shown = shown_declaration_cards(self._declarations, self.contract, self.rules)
+        for (seat, suit), counts in self.belot_decided.items():
+            if counts:
+                shown[seat] |= 3 << (8 * suit + 5)  # its Q and K
+        return tuple(shown)
+
+    def shown_field(self) -> tuple[int, int, int, int] | None:
+        """:meth:`shown_cards` as a position text records it: from the end of the first trick (when
+        declarations are shown), or earlier once a card is shown; ``None`` before."""
+        shown = self.shown_cards()
+        return shown if len(self.plays) >= 4 or any(shown) else None
 
     def completed_tricks(self) -> list[list[tuple[int, int]]]:
         full = len(self.plays) - len(self.trick)

@@ -96,17 +96,31 @@ def _best_team(keys: list[tuple | None]) -> int | None:
     return None
 
 
-def _score_category(per_seat: list[list[Declaration]], key) -> list[int]:
+def _category_winner(per_seat: list[list[Declaration]], key) -> int | None:
+    """The team whose best declaration of the category is better (``None``: neither scores)."""
     best: list[tuple | None] = [None, None]
-    totals = [0, 0]
     for seat, decls in enumerate(per_seat):
         for d in decls:
-            team = seat % 2
-            totals[team] += d.points
-            if best[team] is None or key(d) > best[team]:
-                best[team] = key(d)
-    winner = _best_team(best)
-    return [totals[t] if t == winner else 0 for t in (0, 1)]
+            if best[seat % 2] is None or key(d) > best[seat % 2]:
+                best[seat % 2] = key(d)
+    return _best_team(best)
+
+
+def _contests(per_seat: list[list[Declaration]], contract: Contract, rules: Rules) -> list[tuple[list, object]]:
+    """The separate contests of a deal's declarations: ``(per-seat declarations, key)`` each; the
+    better team of a contest scores (and shows) all of its declarations in it."""
+    if rules.declaration_contest == "single":
+        return [(per_seat, _single_key)]
+    if rules.is_classic:
+        def classic_key(d: Declaration) -> tuple:
+            if d.kind == "carre":
+                return (d.points, 1, 0, _carre_key(d), 0)
+            trump_sequence = int(contract == Contract.ALL_TRUMPS or d.suit == contract)
+            return (d.points, 0, d.length, d.rank, trump_sequence)
+        return [(per_seat, classic_key)]
+    sequences = [[d for d in decls if d.kind == "sequence"] for decls in per_seat]
+    carres = [[d for d in decls if d.kind == "carre"] for decls in per_seat]
+    return [(sequences, _bulgarian_sequence_key), (carres, lambda d: (_carre_key(d),))]
 
 
 def resolve_declarations(per_seat: list[list[Declaration]], contract: Contract | str,
@@ -115,20 +129,28 @@ def resolve_declarations(per_seat: list[list[Declaration]], contract: Contract |
     contract, rules = Contract.coerce(contract), Rules.coerce(rules)
     if not rules.declarations_allowed(contract):
         return (0, 0)
-    if rules.declaration_contest == "single":
-        return tuple(_score_category(per_seat, _single_key))
-    if rules.is_classic:
-        def classic_key(d: Declaration) -> tuple:
-            if d.kind == "carre":
-                return (d.points, 1, 0, _carre_key(d), 0)
-            trump_sequence = int(contract == Contract.ALL_TRUMPS or d.suit == contract)
-            return (d.points, 0, d.length, d.rank, trump_sequence)
-        return tuple(_score_category(per_seat, classic_key))
-    sequences = [[d for d in decls if d.kind == "sequence"] for decls in per_seat]
-    carres = [[d for d in decls if d.kind == "carre"] for decls in per_seat]
-    seq_points = _score_category(sequences, _bulgarian_sequence_key)
-    carre_points = _score_category(carres, lambda d: (_carre_key(d),))
-    return (seq_points[0] + carre_points[0], seq_points[1] + carre_points[1])
+    totals = [0, 0]
+    for decls, key in _contests(per_seat, contract, rules):
+        winner = _category_winner(decls, key)
+        for seat, seat_decls in enumerate(decls):
+            totals[seat % 2] += sum(d.points for d in seat_decls) if seat % 2 == winner else 0
+    return (totals[0], totals[1])
+
+
+def shown_declaration_cards(per_seat: list[list[Declaration]], contract: Contract | str,
+                            rules: Rules | str) -> list[int]:
+    """Per seat, the cards of the declarations its team scores: what the seat shows at the end of
+    the first trick (docs/rules.md §6; the kernels' view, ``show_declarations``)."""
+    contract, rules = Contract.coerce(contract), Rules.coerce(rules)
+    shown = [0, 0, 0, 0]
+    if not rules.declarations_allowed(contract):
+        return shown
+    for decls, key in _contests(per_seat, contract, rules):
+        winner = _category_winner(decls, key)
+        for seat, seat_decls in enumerate(decls):
+            for d in seat_decls if seat % 2 == winner else ():
+                shown[seat] |= d.cards
+    return shown
 
 
 def belot_suits(hand: int, contract: Contract | str) -> list[int]:

@@ -15,7 +15,7 @@ from ..rules import BULGARIAN, Rules
 from .auction import AuctionState
 from .deal import DealResult, DealState, cards_or_unknown, check_seat, replay
 from .dealing import check_pack, complete_hands, first_hands, place_seats, seat_of_order, turned_card
-from .unknown import fill_places, first_quiet
+from .unknown import check_shown, fill_places, first_quiet
 
 
 def shuffled_pack(rng: random.Random) -> list[int]:
@@ -43,7 +43,8 @@ class FullDealState:
         """The state a ``belot full`` position text describes (``docs/notation.md``): the pack
         rebuilt from the 5-card hands and the stock, then the calls and cards replayed.  Unknown
         cards (``?``) are filled with a random layout (from ``seed``) in which every recorded card
-        stays legal and the unknown seats announce nothing (:attr:`hidden_places`, :mod:`.unknown`).
+        stays legal and the seats show the cards of the ``shown`` field (without it: the unknown seats
+        announce nothing; :attr:`hidden_places`, :mod:`.unknown`).
         A ``ValueError`` names the field that is wrong."""
         position = parse_position(text)
         if position.kind != "full":
@@ -63,19 +64,24 @@ class FullDealState:
             raise ValueError("position text, field 'play': cards are played only after an auction that ends "
                              "with a contract")
         owners = place_seats(position.dealer, rules.is_classic, taker)
+        if position.shown is not None:
+            check_shown(places, owners, position.shown)
 
         def build(rng):
             try:
-                pack = fill_places(places, owners, position.plays, position.dealer, auction.contract, rules, rng)
-            except ValueError as error:
-                raise ValueError(f"position text, field 'hands': {error}") from None
+                pack = fill_places(places, owners, position.plays, position.dealer, auction.contract, rules, rng,
+                                   position.shown)
+            except ValueError as error:  # a message naming no field is about the hands
+                message = str(error)
+                raise ValueError(message if message.startswith("position text") else
+                                 f"position text, field 'hands': {message}") from None
             state = cls(pack, position.dealer, rules)
             state.hidden_places = frozenset(i for i, c in enumerate(places) if c is None)
             replay(state, position.auction, "auction")
             replay(state, position.plays, "play")
             return state
 
-        return first_quiet(build, seed)
+        return first_quiet(build, seed, position.shown)
 
     def to_text(self) -> str:
         """This position in the text notation (``docs/notation.md``): ``belot full; ...``."""
@@ -86,8 +92,9 @@ class FullDealState:
         hands = tuple(None if hidden(s) else self.first_hands[s] for s in range(4))
         stock = tuple(None if i in self.hidden_places else self.pack[i] for i in range(20, 32))
         plays = tuple(c for _, c in self.play_state.plays) if self.play_state else ()
+        shown = self.play_state.shown_field() if self.play_state else None
         return format_position(Position("full", self.rules, self.dealer, hands, plays, stock=stock,
-                                        auction=tuple(c for _, c in self.auction.calls)))
+                                        auction=tuple(c for _, c in self.auction.calls), shown=shown))
 
     @classmethod
     def random(cls, seed: int | None = None, dealer: int = 0, rules: Rules | str = BULGARIAN) -> "FullDealState":

@@ -10,9 +10,12 @@ required (:func:`excluded_cards`).  Among such layouts one is drawn at random (e
 place with room, weighted by the room left, among those that keep the rest placeable — Hall's
 condition); the result is close to uniform, not exactly.
 
-A position text records no announcement, so it describes a deal in which the unknown seats
-announced nothing: up to :data:`QUIET_TRIES` layouts are drawn until one gives them no declaration
-and no announced belot (:func:`first_quiet`; when the cards they played force one, it stays).
+Announcements: a text's ``shown`` field lists the cards each seat's announcements showed (its
+team's declarations at the end of the first trick, the other card of an announced belot).  Those
+cards go to their seats, and up to :data:`QUIET_TRIES` layouts are drawn until one shows exactly
+them (:func:`first_quiet`).  Without the field the unknown seats announced nothing: layouts are
+drawn until one gives them no declaration and no announced belot (when the cards they played force
+one, it stays).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from collections.abc import Sequence
 from itertools import combinations
 
 from ..cards import FULL_DECK, format_card, iter_cards, popcount
+from ..notation import format_hand
 from ..rules import Contract, Rules, is_integer
 from .play import legal_cards, trick_winner
 
@@ -53,6 +57,19 @@ def excluded_cards(history, seats, candidates: int, contract: Contract, rules: R
             if not legal_cards(1 << card | 1 << other, trick, seat, contract, rules) >> card & 1:
                 out[seat] |= 1 << other
     return out
+
+
+def check_held(history, forced: list[int], contract: Contract, rules: Rules) -> None:
+    """A ValueError (field ``play``) when a card a seat must hold — one it plays later, or one it
+    showed — would have made one of its plays illegal."""
+    later = {card: k for k, (_, card, _) in enumerate(history)}  # card -> the index of the play of it
+    for k, (seat, card, trick) in enumerate(history):
+        held = [c for c in iter_cards(forced[seat]) if c != card and later.get(c, len(history)) > k]
+        for other in held if trick else ():
+            if not legal_cards(1 << card | 1 << other, trick, seat, contract, rules) >> card & 1:
+                how = (f"plays at card {later[other] + 1}" if other in later else "showed")
+                raise ValueError(f"position text, field 'play': card {k + 1} ({format_card(card)}): seat {seat} "
+                                 f"could not play it while holding {format_card(other)}, which it {how}")
 
 
 def _feasible(count: dict[int, int], room: list[int]) -> bool:
@@ -96,16 +113,30 @@ def deal_cards(cards: list[int], room: list[int], excluded: list[int], rng: rand
     return out
 
 
+def check_shown(places: Sequence[int | None], owners: Sequence[int | None], shown: Sequence[int]) -> None:
+    """A ValueError (field ``shown``) for a shown card the text places with another seat, or that a
+    seat whose cards are all known does not hold."""
+    for seat in range(4):
+        mine = [c for c, o in zip(places, owners) if o == seat]
+        held = sum(1 << c for c in mine if c is not None)
+        elsewhere = shown[seat] & sum(1 << c for c, o in zip(places, owners) if c is not None and o != seat)
+        missing = shown[seat] & ~held if None not in mine else 0
+        for card in iter_cards(elsewhere | missing):
+            raise ValueError(f"position text, field 'shown': seat {seat} showed {format_card(card)}, which the "
+                             f"text does not put in its hand")
+
+
 def fill_places(places: Sequence[int | None], owners: Sequence[int | None], plays: Sequence[int], dealer: int,
-                contract: Contract | None, rules: Rules, rng: random.Random) -> list[int]:
+                contract: Contract | None, rules: Rules, rng: random.Random,
+                shown: Sequence[int] | None = None) -> list[int]:
     """``places`` (a card or ``None`` each) with every ``None`` filled (module docstring); ``owners``:
-    the seat each place goes to, or ``None``."""
+    the seat each place goes to, or ``None``; ``shown``: cards each seat must hold (its announcements)."""
     if None not in places:
         return list(places)
     known = sum(1 << c for c in places if c is not None)
     history = play_history(plays, dealer, contract) if plays else []
     own = [sum(1 << c for c, o in zip(places, owners) if c is not None and o == s) for s in range(4)]
-    forced = [0, 0, 0, 0]
+    forced = [(shown[s] & ~own[s]) if shown is not None else 0 for s in range(4)]
     for seat, card, _ in history:
         if not own[seat] >> card & 1:
             if known >> card & 1:
@@ -121,6 +152,7 @@ def fill_places(places: Sequence[int | None], owners: Sequence[int | None], play
     for b, r in zip(buckets, room):
         if r < 0:
             raise ValueError(f"seat {b} played more cards than the text leaves for its hand")
+    check_held(history, forced, contract, rules)
     free = FULL_DECK & ~known & ~(forced[0] | forced[1] | forced[2] | forced[3])
     excluded = excluded_cards(history, set(buckets), free, contract, rules) if history else [0, 0, 0, 0]
     dealt = deal_cards(list(iter_cards(free)), room, [0 if b is None else excluded[b] for b in buckets], rng)
@@ -140,10 +172,11 @@ def quiet(deal, seats) -> bool:
     return not any(counts and seat in seats for (seat, _suit), counts in deal.belot_decided.items())
 
 
-def first_quiet(build, seed: int):
+def first_quiet(build, seed: int, shown: Sequence[int] | None = None):
     """``build(rng)`` — a state with unknown places filled from ``rng`` — drawn up to
-    :data:`QUIET_TRIES` times from one stream of ``seed``: the first whose unknown seats announce
-    nothing in its play phase (module docstring), else the last."""
+    :data:`QUIET_TRIES` times from one stream of ``seed``: the first whose play phase shows exactly
+    the cards ``shown`` (module docstring; a ValueError if none does), or without ``shown`` the first
+    whose unknown seats announce nothing, else the last."""
     if not is_integer(seed):
         raise TypeError(f"seed must be an integer, got {type(seed).__name__}")
     if seed < 0:
@@ -152,6 +185,19 @@ def first_quiet(build, seed: int):
     for _ in range(QUIET_TRIES):
         state = build(rng)
         deal = getattr(state, "play_state", state)
-        if deal is None or quiet(deal, deal.hidden_seats):
-            break
-    return state
+        found = (0, 0, 0, 0) if deal is None else deal.shown_cards()
+        if shown is None:
+            if deal is None or quiet(deal, deal.hidden_seats):
+                return state
+        elif found == tuple(shown):
+            return state
+        if deal is None or not deal.hidden_seats:
+            break  # nothing to redraw
+    if shown is None:
+        return state
+    said = " ".join(format_hand(mask) for mask in shown)
+    got = " ".join(format_hand(mask) for mask in found)
+    if deal is None or not deal.hidden_seats:
+        raise ValueError(f"position text, field 'shown': the hands and plays show {got}, the field says {said}")
+    raise ValueError(f"position text, field 'shown': no layout of the unknown cards (of {QUIET_TRIES} drawn) shows "
+                     f"exactly {said}")
