@@ -14,7 +14,8 @@ Two kinds of text, fields separated by ``;``, each field a key and its value:
   classic its first card is the turned card), the calls, the cards played.
 
 Both may end with ``shown``: per seat, the cards its announcements have shown (declarations at the
-end of the first trick, a belot's other card), which keeps that knowledge when hands are ``?``.
+end of the first trick, both cards of an announced belot), which keeps that knowledge when hands
+are ``?``.
 
 A hand is written suit by suit, spades first, as in PBN: ``AKQ.J7.T9.87`` is A K Q of spades, J 7
 of hearts, 10 9 of diamonds and 8 7 of clubs (an empty suit is an empty string, ``-`` is accepted).
@@ -59,7 +60,7 @@ class Position:
     5 auction cards for ``full``), ``None`` where unknown; ``stock`` (``full``): the 12 cards after
     the 5-card hands in pack order, ``None`` where unknown; ``auction``: call names (``"pass"``,
     ``"H"``, ``"double"``…); ``plays``: card indices in playing order; ``shown``: per seat, the
-    cards its announcements showed by this point (declarations, a belot's other card), ``None``
+    cards its announcements showed by this point (declarations, both cards of a belot), ``None``
     when the text does not say."""
 
     kind: str

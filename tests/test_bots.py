@@ -248,7 +248,7 @@ def test_a_match_target_of_its_own_is_not_other_rules():
     assert Bot("hard").play(deal) == Bot("hard", rules=short).play(deal) == Bot("hard").play(same)
     match = ref.MatchState(short, seed=4)
     assert Bot("hard", bidder="heuristic").bid(match) == Bot("hard", rules=short, bidder="heuristic").bid(match)
-    with pytest.raises(ValueError, match="other rules.*'declarations': False"):
+    with pytest.raises(ValueError, match=r"other rules.*the state has \{'declarations': False\};"):
         Bot("hard").play(random_deal(random.Random(3), "H", short.replace(declarations=False)))
 
 

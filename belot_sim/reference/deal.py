@@ -20,7 +20,7 @@ from ..rules import BELOT_POINTS, BULGARIAN, LAST_TRICK_BONUS, VALAT_BONUS, Cont
 from ..scoring import DealScore, check_multiplier, score_deal
 from .declarations import Declaration, belot_suits, find_declarations, resolve_declarations, shown_declaration_cards
 from .play import legal_cards, trick_winner
-from .unknown import check_shown, fill_places, first_quiet
+from .unknown import check_shown, fill_places, first_quiet, play_history
 
 CARDS_PER_HAND = 8
 
@@ -174,7 +174,8 @@ class DealState:
         places = [c for h in position.hands for c in cards_or_unknown(h)]
         owners = [s for s in range(4) for _ in range(CARDS_PER_HAND)]
         if position.shown is not None:
-            check_shown(places, owners, position.shown)
+            history = play_history(position.plays, position.dealer, position.contract)
+            check_shown(places, owners, position.shown, history, position.contract)
 
         def build(rng):
             try:
@@ -195,7 +196,7 @@ class DealState:
 
     def to_text(self) -> str:
         """This position in the text notation (``docs/notation.md``): ``belot deal; ...`` (with the
-        ``shown`` field from the end of the first trick, or once a belot is announced)."""
+        ``shown`` field once the play has started)."""
         hands = tuple(None if s in self.hidden_seats else self.initial_hands[s] for s in range(4))
         return format_position(Position("deal", self.rules, self.dealer, hands, tuple(c for _, c in self.plays),
                                         self.contract, self.declarer, self.multiplier, shown=self.shown_field()))
@@ -295,10 +296,9 @@ class DealState:
         return tuple(shown)
 
     def shown_field(self) -> tuple[int, int, int, int] | None:
-        """:meth:`shown_cards` as a position text records it: from the end of the first trick (when
-        declarations are shown), or earlier once a card is shown; ``None`` before."""
-        shown = self.shown_cards()
-        return shown if len(self.plays) >= 4 or any(shown) else None
+        """:meth:`shown_cards` as a position text records it: once the play has started (``None``
+        before: nothing can have been shown)."""
+        return self.shown_cards() if self.plays else None
 
     def completed_tricks(self) -> list[list[tuple[int, int]]]:
         full = len(self.plays) - len(self.trick)

@@ -15,7 +15,7 @@ from ..rules import BULGARIAN, Rules
 from .auction import AuctionState
 from .deal import DealResult, DealState, cards_or_unknown, check_seat, replay
 from .dealing import check_pack, complete_hands, first_hands, place_seats, seat_of_order, turned_card
-from .unknown import check_shown, fill_places, first_quiet
+from .unknown import check_shown, fill_places, first_quiet, play_history
 
 
 def shuffled_pack(rng: random.Random) -> list[int]:
@@ -65,7 +65,8 @@ class FullDealState:
                              "with a contract")
         owners = place_seats(position.dealer, rules.is_classic, taker)
         if position.shown is not None:
-            check_shown(places, owners, position.shown)
+            history = play_history(position.plays, position.dealer, auction.contract) if position.plays else []
+            check_shown(places, owners, position.shown, history, auction.contract)
 
         def build(rng):
             try:

@@ -11,11 +11,11 @@ place with room, weighted by the room left, among those that keep the rest place
 condition); the result is close to uniform, not exactly.
 
 Announcements: a text's ``shown`` field lists the cards each seat's announcements showed (its
-team's declarations at the end of the first trick, the other card of an announced belot).  Those
-cards go to their seats, and up to :data:`QUIET_TRIES` layouts are drawn until one shows exactly
-them (:func:`first_quiet`).  Without the field the unknown seats announced nothing: layouts are
-drawn until one gives them no declaration and no announced belot (when the cards they played force
-one, it stays).
+team's declarations at the end of the first trick, both cards of an announced belot).  Those
+cards go to their seats, and up to :data:`SHOWN_TRIES` layouts are drawn until one shows exactly
+them (:func:`first_quiet`).  Without the field the unknown seats announced nothing: up to
+:data:`QUIET_TRIES` layouts are drawn until one shows nothing of theirs — no scoring declaration,
+no announced belot (when the cards they played force one, it stays).
 """
 
 from __future__ import annotations
@@ -27,10 +27,14 @@ from itertools import combinations
 from ..cards import FULL_DECK, format_card, iter_cards, popcount
 from ..notation import format_hand
 from ..rules import Contract, Rules, is_integer
+from .declarations import belot_suits, find_declarations
 from .play import legal_cards, trick_winner
 
 #: Layouts drawn at most, looking for one in which the unknown seats announce nothing.
 QUIET_TRIES = 100
+#: Layouts drawn at most, looking for one that shows exactly a ``shown`` field: more, because some
+#: fields need a rare layout (nothing shown against the mover's declaration: an exact tie).
+SHOWN_TRIES = 5000
 
 
 def play_history(plays: Sequence[int], dealer: int, contract: Contract) -> list[tuple[int, int, list]]:
@@ -113,17 +117,37 @@ def deal_cards(cards: list[int], room: list[int], excluded: list[int], rng: rand
     return out
 
 
-def check_shown(places: Sequence[int | None], owners: Sequence[int | None], shown: Sequence[int]) -> None:
-    """A ValueError (field ``shown``) for a shown card the text places with another seat, or that a
-    seat whose cards are all known does not hold."""
+def check_shown(places: Sequence[int | None], owners: Sequence[int | None], shown: Sequence[int], history,
+                contract: Contract | None) -> None:
+    """A ValueError (field ``shown``) for a shown card the text places with another seat or another
+    seat played, more cards than a seat's hand holds, or shown cards of a seat whose cards are all
+    known that are not its declarations' or a belot's."""
+    played_by = [0, 0, 0, 0]
+    for seat, card, _ in history:
+        played_by[seat] |= 1 << card
     for seat in range(4):
         mine = [c for c, o in zip(places, owners) if o == seat]
         held = sum(1 << c for c in mine if c is not None)
-        elsewhere = shown[seat] & sum(1 << c for c, o in zip(places, owners) if c is not None and o != seat)
+        others = sum(1 << c for c, o in zip(places, owners) if c is not None and o != seat)
+        others |= sum(played_by) & ~played_by[seat]
         missing = shown[seat] & ~held if None not in mine else 0
-        for card in iter_cards(elsewhere | missing):
+        for card in iter_cards(shown[seat] & others | missing):
             raise ValueError(f"position text, field 'shown': seat {seat} showed {format_card(card)}, which the "
                              f"text does not put in its hand")
+        if popcount(shown[seat] | played_by[seat] | held) > len(mine):
+            raise ValueError(f"position text, field 'shown': seat {seat} holds {len(mine)} cards, fewer than it "
+                             f"holds, played and showed")
+        if None not in mine and contract is not None and shown[seat] & ~showable(held, contract):
+            card = next(iter_cards(shown[seat] & ~showable(held, contract)))
+            raise ValueError(f"position text, field 'shown': seat {seat} showed {format_card(card)}, which is in "
+                             f"none of its declarations nor a belot")
+
+
+def showable(hand: int, contract: Contract) -> int:
+    """The cards of ``hand`` an announcement could show: those of its declarations and of its
+    belots' K-Q pairs."""
+    mask = sum(d.cards for d in find_declarations(hand))
+    return mask | sum(3 << (8 * suit + 5) for suit in belot_suits(hand, contract))
 
 
 def fill_places(places: Sequence[int | None], owners: Sequence[int | None], plays: Sequence[int], dealer: int,
@@ -166,23 +190,23 @@ def fill_places(places: Sequence[int | None], owners: Sequence[int | None], play
 
 
 def quiet(deal, seats) -> bool:
-    """Do ``seats`` hold no declaration and have they announced no belot in ``deal`` (a DealState)?"""
-    if deal.rules.declarations_allowed(deal.contract) and any(deal.declarations(s) for s in seats):
-        return False
-    return not any(counts and seat in seats for (seat, _suit), counts in deal.belot_decided.items())
+    """Have ``seats`` shown nothing so far in ``deal`` (a DealState): no scoring declaration from
+    the end of the first trick, no announced belot?"""
+    shown = deal.shown_cards()
+    return not any(shown[s] for s in seats)
 
 
 def first_quiet(build, seed: int, shown: Sequence[int] | None = None):
-    """``build(rng)`` — a state with unknown places filled from ``rng`` — drawn up to
-    :data:`QUIET_TRIES` times from one stream of ``seed``: the first whose play phase shows exactly
-    the cards ``shown`` (module docstring; a ValueError if none does), or without ``shown`` the first
-    whose unknown seats announce nothing, else the last."""
+    """``build(rng)`` — a state with unknown places filled from ``rng`` — drawn from one stream of
+    ``seed``: the first whose play phase shows exactly the cards ``shown`` (up to
+    :data:`SHOWN_TRIES` draws, then a ValueError), or without ``shown`` the first whose unknown seats
+    announce nothing (up to :data:`QUIET_TRIES` draws, then the last)."""
     if not is_integer(seed):
         raise TypeError(f"seed must be an integer, got {type(seed).__name__}")
     if seed < 0:
         raise ValueError(f"seed must be a non-negative integer, got {seed!r}")
     rng = random.Random(int(seed))
-    for _ in range(QUIET_TRIES):
+    for _ in range(QUIET_TRIES if shown is None else SHOWN_TRIES):
         state = build(rng)
         deal = getattr(state, "play_state", state)
         found = (0, 0, 0, 0) if deal is None else deal.shown_cards()
@@ -199,5 +223,6 @@ def first_quiet(build, seed: int, shown: Sequence[int] | None = None):
     got = " ".join(format_hand(mask) for mask in found)
     if deal is None or not deal.hidden_seats:
         raise ValueError(f"position text, field 'shown': the hands and plays show {got}, the field says {said}")
-    raise ValueError(f"position text, field 'shown': no layout of the unknown cards (of {QUIET_TRIES} drawn) shows "
-                     f"exactly {said}")
+    raise ValueError(f"position text, field 'shown': no layout of the unknown cards (of {SHOWN_TRIES} drawn) shows "
+                     f"exactly {said} (the announcements a layout shows at this point; a field that needs a rare "
+                     f"layout, such as an exact tie of declarations, may need another seed)")
