@@ -245,7 +245,8 @@ def test_a_match_target_of_its_own_is_not_other_rules():
     short = bs.BULGARIAN.replace(match_target=101)
     deal = random_deal(random.Random(3), "H", short)
     same = random_deal(random.Random(3), "H", bs.BULGARIAN)
-    assert Bot("hard").play(deal) == Bot("hard", rules=short).play(deal) == Bot("hard").play(same)
+    bot = Bot("hard")
+    assert bot.play(deal) == Bot("hard", rules=short).play(deal) == bot.play(same) == bot.play(deal)
     match = ref.MatchState(short, seed=4)
     assert Bot("hard", bidder="heuristic").bid(match) == Bot("hard", rules=short, bidder="heuristic").bid(match)
     with pytest.raises(ValueError, match=r"other rules.*the state has \{'declarations': False\};"):

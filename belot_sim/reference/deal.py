@@ -175,7 +175,7 @@ class DealState:
         owners = [s for s in range(4) for _ in range(CARDS_PER_HAND)]
         if position.shown is not None:
             history = play_history(position.plays, position.dealer, position.contract)
-            check_shown(places, owners, position.shown, history, position.contract)
+            check_shown(places, owners, position.shown, history, position.contract, position.rules)
 
         def build(rng):
             try:

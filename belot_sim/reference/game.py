@@ -66,7 +66,7 @@ class FullDealState:
         owners = place_seats(position.dealer, rules.is_classic, taker)
         if position.shown is not None:
             history = play_history(position.plays, position.dealer, auction.contract) if position.plays else []
-            check_shown(places, owners, position.shown, history, auction.contract)
+            check_shown(places, owners, position.shown, history, auction.contract, rules)
 
         def build(rng):
             try:

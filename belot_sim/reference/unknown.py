@@ -118,10 +118,10 @@ def deal_cards(cards: list[int], room: list[int], excluded: list[int], rng: rand
 
 
 def check_shown(places: Sequence[int | None], owners: Sequence[int | None], shown: Sequence[int], history,
-                contract: Contract | None) -> None:
+                contract: Contract | None, rules: Rules) -> None:
     """A ValueError (field ``shown``) for a shown card the text places with another seat or another
-    seat played, more cards than a seat's hand holds, or shown cards of a seat whose cards are all
-    known that are not its declarations' or a belot's."""
+    seat played, more cards than a seat's hand holds, shown cards that are not whole declarations or
+    belots (of the seat's hand when it is known), or declarations shown before the rules show them."""
     played_by = [0, 0, 0, 0]
     for seat, card, _ in history:
         played_by[seat] |= 1 << card
@@ -137,16 +137,24 @@ def check_shown(places: Sequence[int | None], owners: Sequence[int | None], show
         if popcount(shown[seat] | played_by[seat] | held) > len(mine):
             raise ValueError(f"position text, field 'shown': seat {seat} holds {len(mine)} cards, fewer than it "
                              f"holds, played and showed")
-        if None not in mine and contract is not None and shown[seat] & ~showable(held, contract):
-            card = next(iter_cards(shown[seat] & ~showable(held, contract)))
+        if not shown[seat]:
+            continue
+        declarations_shown = (contract is not None and len(history) >= 4 and rules.declarations_allowed(contract)
+                              and rules.declarations_shown != "end")
+        possible = showable(held if None not in mine else shown[seat], contract, declarations_shown)
+        if shown[seat] & ~possible:
+            card = next(iter_cards(shown[seat] & ~possible))
+            what = "declaration nor a belot" if declarations_shown else "belot (no declaration is shown yet)"
             raise ValueError(f"position text, field 'shown': seat {seat} showed {format_card(card)}, which is in "
-                             f"none of its declarations nor a belot")
+                             f"no {what}")
 
 
-def showable(hand: int, contract: Contract) -> int:
-    """The cards of ``hand`` an announcement could show: those of its declarations and of its
-    belots' K-Q pairs."""
-    mask = sum(d.cards for d in find_declarations(hand))
+def showable(hand: int, contract: Contract | None, declarations: bool = True) -> int:
+    """The cards of ``hand`` an announcement could show: those of its declarations (unless
+    ``declarations`` is false) and of its belots' K-Q pairs."""
+    if contract is None:
+        return 0
+    mask = sum(d.cards for d in find_declarations(hand)) if declarations else 0
     return mask | sum(3 << (8 * suit + 5) for suit in belot_suits(hand, contract))
 
 
