@@ -18,9 +18,10 @@ from ..errors import IllegalActionError
 from ..notation import Position, format_position, parse_position
 from ..rules import BELOT_POINTS, BULGARIAN, LAST_TRICK_BONUS, VALAT_BONUS, Contract, Rules, is_integer
 from ..scoring import DealScore, check_multiplier, score_deal
-from .declarations import Declaration, belot_suits, find_declarations, resolve_declarations, shown_declaration_cards
+from .declarations import (Declaration, belot_cards, belot_suits, declarations_shown_now, find_declarations,
+                           resolve_declarations, shown_declaration_cards)
 from .play import legal_cards, trick_winner
-from .unknown import check_shown, fill_places, first_quiet, play_history
+from .unknown import as_position_error, check_shown, fill_places, first_quiet, play_history
 
 CARDS_PER_HAND = 8
 
@@ -181,10 +182,8 @@ class DealState:
             try:
                 filled = fill_places(places, owners, position.plays, position.dealer, position.contract,
                                      position.rules, rng, position.shown)
-            except ValueError as error:  # a message naming no field is about the hands
-                message = str(error)
-                raise ValueError(message if message.startswith("position text") else
-                                 f"position text, field 'hands': {message}") from None
+            except ValueError as error:
+                raise as_position_error(error) from None
             hands = [sum(1 << c for c in filled[8 * s:8 * s + 8]) for s in range(4)]
             state = cls.from_hands(hands, contract=position.contract, declarer=position.declarer,
                                    dealer=position.dealer, multiplier=position.multiplier, rules=position.rules)
@@ -288,11 +287,11 @@ class DealState:
         declarations from the end of the first trick (not with ``declarations_shown="end"``) and
         both cards of a belot it announced (the public view of the kernels)."""
         shown = [0, 0, 0, 0]
-        if len(self.plays) >= 4 and self.rules.declarations_shown != "end":
+        if declarations_shown_now(self.contract, self.rules, len(self.plays)):
             shown = shown_declaration_cards(self._declarations, self.contract, self.rules)
         for (seat, suit), counts in self.belot_decided.items():
             if counts:
-                shown[seat] |= 3 << (8 * suit + 5)  # its Q and K
+                shown[seat] |= belot_cards(suit)
         return tuple(shown)
 
     def shown_field(self) -> tuple[int, int, int, int] | None:

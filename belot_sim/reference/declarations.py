@@ -153,12 +153,22 @@ def shown_declaration_cards(per_seat: list[list[Declaration]], contract: Contrac
     return shown
 
 
+def declarations_shown_now(contract: Contract, rules: Rules, n_played: int) -> bool:
+    """Are the scoring declarations shown once ``n_played`` cards are played?  From the end of the
+    first trick, unless the rules show them at the end of the deal (or allow none here)."""
+    return n_played >= 4 and rules.declarations_shown != "end" and rules.declarations_allowed(contract)
+
+
+def belot_cards(suit: int) -> int:
+    """The K-Q pair of ``suit``: what an announced belot shows."""
+    return 1 << card_index(suit, 6) | 1 << card_index(suit, 5)
+
+
 def belot_suits(hand: int, contract: Contract | str) -> list[int]:
     """Trump suits whose K and Q are both in ``hand`` (every suit in AT, none in NT)."""
     contract = Contract.coerce(contract)
     if contract == Contract.NO_TRUMPS:
         return []
     suits = range(4) if contract == Contract.ALL_TRUMPS else [int(contract)]
-    king, queen = 6, 5
-    return [s for s in suits if hand >> card_index(s, king) & 1 and hand >> card_index(s, queen) & 1]
+    return [s for s in suits if hand & belot_cards(s) == belot_cards(s)]
 

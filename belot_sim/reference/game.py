@@ -15,7 +15,7 @@ from ..rules import BULGARIAN, Rules
 from .auction import AuctionState
 from .deal import DealResult, DealState, cards_or_unknown, check_seat, replay
 from .dealing import check_pack, complete_hands, first_hands, place_seats, seat_of_order, turned_card
-from .unknown import check_shown, fill_places, first_quiet, play_history
+from .unknown import as_position_error, check_shown, fill_places, first_quiet, play_history
 
 
 def shuffled_pack(rng: random.Random) -> list[int]:
@@ -72,10 +72,8 @@ class FullDealState:
             try:
                 pack = fill_places(places, owners, position.plays, position.dealer, auction.contract, rules, rng,
                                    position.shown)
-            except ValueError as error:  # a message naming no field is about the hands
-                message = str(error)
-                raise ValueError(message if message.startswith("position text") else
-                                 f"position text, field 'hands': {message}") from None
+            except ValueError as error:
+                raise as_position_error(error) from None
             state = cls(pack, position.dealer, rules)
             state.hidden_places = frozenset(i for i, c in enumerate(places) if c is None)
             replay(state, position.auction, "auction")

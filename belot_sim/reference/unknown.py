@@ -27,7 +27,7 @@ from itertools import combinations
 from ..cards import FULL_DECK, format_card, iter_cards, popcount
 from ..notation import format_hand
 from ..rules import Contract, Rules, is_integer
-from .declarations import belot_suits, find_declarations
+from .declarations import belot_cards, belot_suits, declarations_shown_now, find_declarations
 from .play import legal_cards, trick_winner
 
 #: Layouts drawn at most, looking for one in which the unknown seats announce nothing.
@@ -125,6 +125,7 @@ def check_shown(places: Sequence[int | None], owners: Sequence[int | None], show
     played_by = [0, 0, 0, 0]
     for seat, card, _ in history:
         played_by[seat] |= 1 << card
+    declarations = contract is not None and declarations_shown_now(contract, rules, len(history))
     for seat in range(4):
         mine = [c for c, o in zip(places, owners) if o == seat]
         held = sum(1 << c for c in mine if c is not None)
@@ -139,12 +140,10 @@ def check_shown(places: Sequence[int | None], owners: Sequence[int | None], show
                              f"holds, played and showed")
         if not shown[seat]:
             continue
-        declarations_shown = (contract is not None and len(history) >= 4 and rules.declarations_allowed(contract)
-                              and rules.declarations_shown != "end")
-        possible = showable(held if None not in mine else shown[seat], contract, declarations_shown)
+        possible = showable(held if None not in mine else shown[seat], contract, declarations)
         if shown[seat] & ~possible:
             card = next(iter_cards(shown[seat] & ~possible))
-            what = "declaration nor a belot" if declarations_shown else "belot (no declaration is shown yet)"
+            what = "declaration nor a belot" if declarations else "belot (no declaration is shown yet)"
             raise ValueError(f"position text, field 'shown': seat {seat} showed {format_card(card)}, which is in "
                              f"no {what}")
 
@@ -155,7 +154,14 @@ def showable(hand: int, contract: Contract | None, declarations: bool = True) ->
     if contract is None:
         return 0
     mask = sum(d.cards for d in find_declarations(hand)) if declarations else 0
-    return mask | sum(3 << (8 * suit + 5) for suit in belot_suits(hand, contract))
+    return mask | sum(belot_cards(suit) for suit in belot_suits(hand, contract))
+
+
+def as_position_error(error: ValueError) -> ValueError:
+    """An error of :func:`fill_places` as a position-text error: one naming no field is about the
+    hands."""
+    message = str(error)
+    return ValueError(message if message.startswith("position text") else f"position text, field 'hands': {message}")
 
 
 def fill_places(places: Sequence[int | None], owners: Sequence[int | None], plays: Sequence[int], dealer: int,
@@ -197,13 +203,6 @@ def fill_places(places: Sequence[int | None], owners: Sequence[int | None], play
     return out
 
 
-def quiet(deal, seats) -> bool:
-    """Have ``seats`` shown nothing so far in ``deal`` (a DealState): no scoring declaration from
-    the end of the first trick, no announced belot?"""
-    shown = deal.shown_cards()
-    return not any(shown[s] for s in seats)
-
-
 def first_quiet(build, seed: int, shown: Sequence[int] | None = None):
     """``build(rng)`` — a state with unknown places filled from ``rng`` — drawn from one stream of
     ``seed``: the first whose play phase shows exactly the cards ``shown`` (up to
@@ -219,7 +218,7 @@ def first_quiet(build, seed: int, shown: Sequence[int] | None = None):
         deal = getattr(state, "play_state", state)
         found = (0, 0, 0, 0) if deal is None else deal.shown_cards()
         if shown is None:
-            if deal is None or quiet(deal, deal.hidden_seats):
+            if deal is None or not any(found[s] for s in deal.hidden_seats):  # they showed nothing
                 return state
         elif found == tuple(shown):
             return state
