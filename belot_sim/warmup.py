@@ -10,6 +10,7 @@ from collections.abc import Iterable
 from .compiling import FAMILIES
 
 _HAND = "JH 9H AH KS 7C"
+_ENDING = ["AS 7C", "7S 8C", "TS 9C", "8S TC"]  # the smallest deal end bs.solve accepts
 
 
 def _run(key: str) -> None:
@@ -17,7 +18,7 @@ def _run(key: str) -> None:
     from .estimate import estimate_bid
     from .matches import simulate_matches
     from .simulation import search_token, simulate
-    from .solve import solve_moves
+    from .solve import solve, solve_moves
 
     calls = {
         "deals": lambda: simulate(1),
@@ -25,7 +26,7 @@ def _run(key: str) -> None:
         "matches": lambda: simulate_matches(1, bidders="heuristic"),
         "estimates": lambda: estimate_bid(_HAND, "H", samples=1, players="hard"),
         "solver": search_token,
-        "solve": lambda: solve_moves(["AS 7C", "7S 8C", "TS 9C", "8S TC"], "NT", leader=0),
+        "solve": lambda: (solve(_ENDING, "NT", leader=0), solve_moves(_ENDING, "NT", leader=0)),  # two kernels
         "search-deals": lambda: simulate(1, players="dd"),
         "search-auctions": lambda: simulate(1, players="dd", bidders="heuristic"),
         "search-matches": lambda: simulate_matches(1, players="dd", bidders="random",

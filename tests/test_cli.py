@@ -112,6 +112,7 @@ USAGE_ERRORS = [
     ["simulate", "--out", ""],
     ["simulate", "--out", "a_folder", "--overwrite"],
     ["simulate", "--rule", "match_target=" + "1" * 31],
+    ["simulate", "--rule", "undertrump=required", "--rule", "Undertrump=free"],
     ["bid", "JH 9H AH KS 7C", "--csv", "no_such_folder/table.csv"],
     ["tournament", "hard", "normal", "--csv", "no_such_folder/table.csv"],
 ]
@@ -162,6 +163,22 @@ def test_output_files_are_checked_before_the_run_and_never_silently_replaced(tmp
         assert code == USAGE and "already exists" in err and text == "" and table.read_text() == "mine"
 
 
+
+def test_siblings_of_another_run_are_refused_or_removed_never_left_beside_the_new_files(tmp_path, capsys):
+    out = tmp_path / "run.csv"
+    code, _, err = run(["simulate", "-n", 20, "--out", out, "--bidders", "heuristic", "--plays", "--calls",
+                        "--no-progress"], capsys)
+    assert code == 0, err
+    plays, calls = tmp_path / "run.plays.csv", tmp_path / "run.calls.csv"
+    assert plays.exists() and calls.exists()
+    out.unlink()  # an earlier run's calls stay: a run without --calls would look like one with them
+    code, _, err = run(["simulate", "-n", 10, "--out", out, "--no-progress"], capsys)
+    assert code == USAGE and str(calls) in err and str(plays) in err and not out.exists()
+    code, text, err = run(["simulate", "-n", 10, "--out", out, "--plays", "--overwrite", "--no-progress"], capsys)
+    assert code == 0, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["run.csv", "run.plays.csv"]
+    assert f"removed {calls}" in text and len(pd.read_csv(plays)) == 10 * 32
+
 def test_a_failed_write_names_the_file_asked_for_not_its_temporary(tmp_path, monkeypatch):
     import belot_sim.io as io
 
@@ -211,3 +228,26 @@ def test_a_rare_auction_takes_max_tries_and_min_samples(capsys):
     code, text, err = run(args, capsys)
     assert code == 0, err
     assert "of 20,000 layouts consistent" in text and "after 'PH'" in text
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly():
+    """``belot-sim simulate | head``: the closed pipe ends it with 141, as a shell's own tools end, not
+    with an error message or a traceback."""
+    child = subprocess.Popen([sys.executable, "-c", "import sys; from belot_sim.cli import main; "
+                              "sys.exit(main(['simulate', '-n', '1000', '--no-progress']))"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    child.stdout.close()  # before it prints anything: it loads its kernels first
+    err = child.stderr.read().decode()
+    assert child.wait(timeout=600) == 141, err
+    assert "Broken pipe" not in err and "Traceback" not in err and "Exception ignored" not in err
+
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["bid", "JH 9H AH KS 7C", "--rules", "classic", "--auction", "P"], "give --turned"),
+    (["bid", "JH 9H AH KS 7C", "--auction", "P", "--known", "1:AS"], "--known cannot be combined with --auction"),
+    (["bid", "JH 9H AH KS 7C", "--min-samples", "10"], "--min-samples limits the screen"),
+])
+def test_bid_errors_name_the_flags_not_the_library_keywords(argv, said, capsys):
+    code, _, err = run(argv, capsys)
+    assert code == USAGE and said in err and "=" not in err.split(":", 1)[1], err

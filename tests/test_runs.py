@@ -106,6 +106,33 @@ def test_warmup_names_every_family_and_refuses_unknown_ones():
     assert list(compiling.FAMILIES)[:2] == ["deals", "auctions"]
 
 
+
+WARM_SOLVE = """
+import belot_sim as bs
+from numba.core.registry import CPUDispatcher
+from belot_sim.kernels.solver import api
+from belot_sim import reference as ref
+bs.warmup(["solve"])
+kernels = {name: k for name, k in vars(api).items() if isinstance(k, CPUDispatcher)}
+before = {name: len(k.overloads) for name, k in kernels.items()}
+hands = ["JH 9H AH TC", "7H 8H AC KC", "QH KH 9C QC", "TH 7C 8C JC"]
+bs.solve(hands, "H", leader=0)
+bs.solve_moves(hands, "S", leader=1, team=1, rules="classic")
+bs.solve_position(["AS", "", "TS", "8S"], "H", leader=1, trick=["7S"], moves=True)
+bs.solve_state(ref.DealState.from_hands(["7C 8C 9C TC JC QC KC AC", "7D 8D 9D TD JD QD KD AD",
+                                         "7H 8H 9H TH JH QH KH AH", "7S 8S 9S TS JS QS KS AS"],
+                                        contract="H", declarer=0, dealer=3), moves=True)
+print(sorted(name for name, k in kernels.items() if len(k.overloads) != before[name]))
+"""
+
+
+def test_warmup_leaves_nothing_for_the_solve_calls_to_compile():
+    """``warmup(["solve"])`` in a new process readies every kernel ``bs.solve`` and its siblings call:
+    none of the solver's entry points gains a compiled version afterwards (``bs.solve`` once did)."""
+    done = subprocess.run([sys.executable, "-c", WARM_SOLVE], capture_output=True, text=True, timeout=1200)
+    assert done.returncode == 0, done.stderr[-3000:]
+    assert done.stdout.split() == ["[]"]
+
 # --- Ctrl-C ------------------------------------------------------------------------------------
 
 #: Each long call, after a small call that compiles (or loads) its kernels.

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from .._version import __version__
 from . import analyze, bid, simulate, tournament, warmup
-from .common import FAILED, INTERRUPTED, USAGE
+from .common import CLOSED_PIPE, FAILED, INTERRUPTED, USAGE
 
 SUBCOMMANDS = (simulate, tournament, bid, analyze, warmup)
 
@@ -28,6 +29,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"belot-sim {args.command}: interrupted", file=sys.stderr)
         return INTERRUPTED
+    except BrokenPipeError:  # the reader closed stdout: stop quietly, even at the interpreter's final flush
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return CLOSED_PIPE
     except (ValueError, TypeError, ImportError) as error:  # bad cards, seats, options, a missing extra
         print(f"belot-sim {args.command}: {error}", file=sys.stderr)
         return USAGE

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import re
 import time
 
 from ..registry import MODEL_BIDDERS, PLAYERS
@@ -61,10 +62,14 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"--known takes SEAT:CARDS such as 0:JH, got {item!r}")
         known[int(seat)] = (known.get(int(seat), "") + " " + cards).strip()
     start = time.perf_counter()
-    table = bid_table(args.hand, seat=args.seat, dealer=args.dealer, known=known or None, turned=args.turned,
-                      auction=args.auction, bidders=args.bidders, max_tries=args.max_tries,
-                      min_samples=args.min_samples, samples=args.samples, players=args.players, rules=rules_of(args),
-                      seed=args.seed, threads=args.threads, worlds=args.worlds, progress=progress_of(args))
+    try:
+        table = bid_table(args.hand, seat=args.seat, dealer=args.dealer, known=known or None, turned=args.turned,
+                          auction=args.auction, bidders=args.bidders, max_tries=args.max_tries,
+                          min_samples=args.min_samples, samples=args.samples, players=args.players,
+                          rules=rules_of(args), seed=args.seed, threads=args.threads, worlds=args.worlds,
+                          progress=progress_of(args))
+    except (ValueError, TypeError) as error:  # the library names its keywords, the user gave flags
+        raise (TypeError if isinstance(error, TypeError) else UsageError)(as_flags(str(error))) from None
     elapsed = time.perf_counter() - start
     print(format_bid_table(table))
     if args.auction is not None:
@@ -73,3 +78,14 @@ def run(args: argparse.Namespace) -> int:
     print(f"({elapsed:.2f} s, compilation included on a first run)")
     write_csv(table, args.csv)
     return 0
+
+
+#: The keywords of ``bid_table`` that are flags of this command, as the library's messages name them.
+FLAG_KEYWORDS = ("known", "turned", "auction", "bidders", "max_tries", "min_samples", "samples", "players", "seat",
+                 "dealer", "worlds")
+
+
+def as_flags(message: str) -> str:
+    """``turned=`` -> ``--turned`` in a message of the library (one line, the same words otherwise)."""
+    names = "|".join(FLAG_KEYWORDS)
+    return re.sub(rf"(?<![\w-])({names})=(?=[\s,;:).]|$)", lambda m: "--" + m.group(1).replace("_", "-"), message)

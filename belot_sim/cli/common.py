@@ -1,7 +1,8 @@
 """Arguments and helpers the subcommands share.
 
 Exit codes: 0 done, 2 a usage error (a bad argument or option, found before any work starts), 1 a
-run that failed (e.g. a file that could not be written), 130 interrupted (Ctrl-C).
+run that failed (e.g. a file that could not be written), 130 interrupted (Ctrl-C), 141 the reader of
+its output went away (``belot-sim simulate | head``: a closed pipe, as a shell's own tools end).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from ..rules import PRESETS, Contract, Rules
 USAGE = 2
 FAILED = 1
 INTERRUPTED = 130
+CLOSED_PIPE = 141  # 128 + SIGPIPE
 
 
 class UsageError(ValueError):
@@ -89,6 +91,8 @@ def rules_of(args: argparse.Namespace) -> Rules:
         name = name.strip().lower()
         if not sep or name not in fields:
             raise UsageError(f"--rule takes NAME=VALUE with NAME one of {sorted(fields)}, got {item!r}")
+        if name in changes:  # the later one would win unseen, as a typo in a long command line
+            raise UsageError(f"--rule {name}= given twice ({changes[name]!r}, then {text.strip()!r})")
         changes[name] = _option_value(name, getattr(rules, name), text.strip())
     try:
         return rules.replace(**changes)

@@ -48,7 +48,7 @@ def add_parser(sub) -> None:
                           "must be reachable by every worker; needs the dask extra)")
     sim.add_argument("--engine", choices=["fast", "reference"], default="fast",
                      help="fast = compiled kernels (default); reference = the pure-Python oracle (slow, random play)")
-    add_overwrite(sim, "the --out file (and its .plays/.calls siblings)")
+    add_overwrite(sim, "the --out file and its .plays/.calls siblings (a sibling this run does not write is removed)")
     add_run_options(sim, scheduler=True)
     sim.set_defaults(func=run)
 
@@ -120,10 +120,13 @@ def _check(args: argparse.Namespace) -> str | None:
     if dataset_only and kind != "dataset":
         raise UsageError(f"{', '.join(dataset_only)}: only for a dataset folder given with --out (not a .csv or "
                          ".parquet file)")
-    if kind in FILE_SUFFIXES:
-        paths = _file_names(args.out, kind, _frame_names(args))
-        check_output_file("--out", args.out, args.overwrite, also=paths[1:])
+    if kind in FILE_SUFFIXES:  # every sibling name, written or not: together they look like one run
+        check_output_file("--out", args.out, args.overwrite, also=_file_names(args.out, kind, FRAMES)[1:])
     return kind
+
+
+#: The frames a run may write, to ``--out`` and its siblings.
+FRAMES = ("deals", "plays", "calls")
 
 
 def _frame_names(args: argparse.Namespace) -> list[str]:
@@ -184,6 +187,10 @@ def _write_files(out: str, kind: str, frames, names) -> None:
         else:
             write_parquet_atomically(frame, path)
         print(f"wrote {path} ({len(frame):,} rows)")
+    for stale in _file_names(out, kind, [name for name in FRAMES if name not in names]):
+        if os.path.exists(stale):  # an earlier run's (--overwrite): it would pass for this run's
+            os.remove(stale)
+            print(f"removed {stale} (not written by this run)")
 
 
 def _write_dataset(args, kwargs) -> int:
