@@ -21,6 +21,7 @@ from .bots import Bot, fill_record, new_record, play_state_of, turned_card_of
 from .cards import format_card
 from .checks import check_int
 from .kernels.play_loop import play_scratch
+from .reference import state_from_text
 from .registry import PERFECT_INFORMATION, PLAYERS, POLICY_CODES
 from .simulation import search_token
 
@@ -55,7 +56,8 @@ def layout_table(deal, worlds: int, seed: int, turned_card: int = -1) -> tuple[i
 
 def analyze(state, *, worlds: int = DEFAULT_WORLDS, seed: int = 0, players=tuple(PLAYERS)) -> pd.DataFrame:
     """One row per legal card of the seat to move at ``state`` (a reference ``DealState``,
-    ``FullDealState`` in its play or ``MatchState``), best first by ``pimc_mean``.
+    ``FullDealState`` in its play or ``MatchState``, or a position text as ``belot-sim analyze`` takes:
+    docs/notation.md, its ``?`` hands drawn with ``seed``), best first by ``pimc_mean``.
 
     Columns: ``card`` (index), ``name``; ``dd``: the exact double-dummy value for the mover's team
     with the actual hands (:func:`belot_sim.solve_state`: points still to come; missing when a hand
@@ -69,9 +71,11 @@ def analyze(state, *, worlds: int = DEFAULT_WORLDS, seed: int = 0, players=tuple
     """
     from .solve import solve_state
 
-    deal = play_state_of(state)
     worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
     seed = check_int(seed, "seed", 0, 2**64 - 1)
+    if isinstance(state, str):
+        state = state_from_text(state, seed=seed)
+    deal = play_state_of(state)
     names = _players(players)
     legal, values = layout_table(deal, worlds, seed, turned_card_of(state))
     cards = [c for c in range(32) if legal >> c & 1]

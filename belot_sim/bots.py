@@ -143,8 +143,9 @@ class Bot:
     ``player``: a name of :data:`belot_sim.PLAYERS`; ``bidder``: a name of :data:`belot_sim.BIDDERS`
     for :meth:`bid` (``None``: the bot does not bid); ``rules``: the rules of every state it is asked
     about; ``worlds``: layouts per ``pimc`` decision; ``seed``: its random streams;
-    ``bidder_options``: as ``simulate``'s.  A bot keeps work arrays (a 1 MiB solver table for
-    ``dd``/``pimc``) and is not shared between threads.
+    ``bidder_options``: as ``simulate``'s, for its bidder (and for the model an ``expert`` reads the
+    auction with; refused otherwise, as ``simulate`` refuses them without bidders).  A bot keeps work
+    arrays (a 1 MiB solver table for ``dd``/``pimc``) and is not shared between threads.
     """
 
     def __init__(self, player: str, *, rules: Rules | str = "bulgarian", worlds: int = DEFAULT_WORLDS,
@@ -157,6 +158,9 @@ class Bot:
         self.seed = check_int(seed, "seed", 0, 2**64 - 1)
         self._ints, self._weights = bidder_params(self.rules, bidder_options,
                                                   () if self.bidder is None else (BIDDER_CODES[self.bidder],))
+        if bidder_options and self.bidder is None and self.player != "expert":  # expert: its model's options
+            raise ValueError(f"bidder_options= tunes the bot's bidder: give bidder= too (a {self.player} bot without "
+                             "one makes no call and reads no auction)")
         self._policy = POLICY_CODES[self.player]
         policies = np.full(4, self._policy, dtype=np.int64)
         self._search = search_token() if is_searching(policies) else None

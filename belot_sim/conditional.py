@@ -30,6 +30,7 @@ from .frames import CALL_LETTERS
 from .kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME
 from .kernels.core.layouts import A_SIZE
 from .kernels.core.options import flags_of
+from .notation import CALL_TOKENS
 from .reference.auction import AuctionState, normalize_call
 from .rules import Contract, Rules, is_integer
 
@@ -65,16 +66,27 @@ class Auction:
         return (self.dealer + 1 + len(self.codes)) % 4
 
 
+#: Words a text auction may use between spaces: the position notation's (``NT``, ``XX``) and the names.
+CALL_WORDS = {**CALL_TOKENS, "PASS": "pass", "DOUBLE": "double", "REDOUBLE": "redouble"}
+
+
 def parse_calls(auction) -> list[str]:
     """The call names of ``auction``: a string of the ``auction`` column's letters (``"PHPP"``) or a
-    sequence of call names (``["pass", "H"]``); spaces between letters are ignored (``"P H"``)."""
+    sequence of call names (``["pass", "H"]``).  Spaces between calls are allowed (``"P H"``), and between
+    spaces the position notation's words and the call names too (``"P NT X XX"``, ``"pass H"``)."""
     if isinstance(auction, str):
-        text = "".join(auction.split()).upper()
-        bad = sorted(set(text) - set(CALL_LETTERS))
-        if bad:
-            raise ValueError(f"auction {auction!r}: {bad[0]!r} is not a call letter (the auction column's letters: "
-                             "P pass, C D H S N A the contracts, X double, R redouble), or give a list of call names")
-        return [CALL_NAMES[CALL_LETTERS.index(letter)] for letter in text]
+        calls = []
+        for token in auction.upper().split():
+            if token in CALL_WORDS:
+                calls.append(CALL_WORDS[token])
+                continue
+            bad = sorted(set(token) - set(CALL_LETTERS))
+            if bad:
+                raise ValueError(f"auction {auction!r}: {bad[0]!r} is not a call letter (the auction column's letters:"
+                                 " P pass, C D H S N A the contracts, X double, R redouble; between spaces also NT, "
+                                 "AT, XX, pass, double, redouble), or give a list of call names")
+            calls += [CALL_NAMES[CALL_LETTERS.index(letter)] for letter in token]
+        return calls
     if isinstance(auction, (list, tuple)):
         return [normalize_call(call) for call in auction]
     raise TypeError(f"auction must be the calls so far as letters ('PH') or a list of call names, got "

@@ -127,6 +127,20 @@ def simulate_matches_to_parquet(path, n: int, *, partition_size: int = MATCH_PAR
                   compression=compression)
 
 
+def _filter_columns(filters) -> list[str]:
+    """The column names of pyarrow's tuple filters, ``[(column, op, value), ...]`` or a list of such
+    lists (an expression or anything else: none; pyarrow judges it)."""
+    if not isinstance(filters, (list, tuple)):
+        return []
+    names = []
+    for item in filters:
+        if isinstance(item, (list, tuple)) and item and all(isinstance(x, (list, tuple)) for x in item):
+            names += _filter_columns(item)
+        elif isinstance(item, (list, tuple)) and len(item) == 3 and isinstance(item[0], str):
+            names.append(item[0])
+    return list(dict.fromkeys(names))
+
+
 def read_parquet(path, columns=None, filters=None, *, frame: str | None = None, partial: bool = False) -> pd.DataFrame:
     """A frame of the dataset at ``path`` with the ``simulate`` dtypes (categoricals restored), rows
     in order.  ``frame``: ``"deals"`` (the default of a deal dataset), ``"plays"``, ``"calls"``, or
@@ -159,6 +173,9 @@ def read_parquet(path, columns=None, filters=None, *, frame: str | None = None, 
         unknown = [c for c in columns if c not in schema.names]
         if unknown:
             raise ValueError(f"unknown column(s) {unknown} in {frame}: the columns are {schema.names}")
+    unknown = [c for c in _filter_columns(filters) if c not in schema.names]
+    if unknown:  # pyarrow's own message prints the whole schema
+        raise ValueError(f"filters name unknown column(s) {unknown} in {frame}: the columns are {schema.names}")
     try:
         table = pq.read_table(files, filesystem=store.fs, columns=columns, filters=filters)
     except (ValueError, TypeError, KeyError, NotImplementedError, OSError) as error:

@@ -189,8 +189,12 @@ class raw_env(AECEnv):
     def _decode(self, action):
         """The card or call of an action, checked against the mask."""
         mask = self._mask(self.deal.to_move)
-        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)) \
-                or not 0 <= action < N_ACTIONS or not mask[action]:
+        if isinstance(action, np.ndarray) and action.shape == () and action.dtype.kind in "iu":
+            action = action[()]  # a policy's 0-d array, as sampled from the action space
+        if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+            raise TypeError(f"{self.agent_selection}: an action is an integer 0..{N_ACTIONS - 1} (the index into the "
+                            f"action mask), got {action!r} ({type(action).__name__})")
+        if not 0 <= action < N_ACTIONS or not mask[action]:
             legal = ", ".join(f"{a} ({_action_name(a)})" for a in np.flatnonzero(mask))
             raise IllegalActionError(f"{self.agent_selection} cannot take action {action!r}; legal: {legal}")
         return int(action) if action < 32 else CALL_NAMES[int(action) - 32]

@@ -361,10 +361,11 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
         averaged over); give it when you know your position at the table.  With an auction the
         dealer follows from it when not given.
     auction : ``None`` (layouts uniform around the known cards), or the calls so far — the
-        ``auction`` column's letters (``"PH"``: pass, hearts) or a list of call names — made from
-        the seat after ``dealer``.  Then the layouts are those consistent with the calls: each
-        other seat's call is what its ``bidders`` model calls with the layout's 5 cards (exact
-        rejection sampling, :mod:`belot_sim.conditional`).  Either ``seat`` is the seat to call and
+        ``auction`` column's letters (``"PH"``: pass, hearts; between spaces also the position
+        notation's words, ``"P NT X XX"``) or a list of call names — made from the seat after
+        ``dealer``.  Then the layouts are those consistent with the calls: each other seat's call
+        is what its ``bidders`` model calls with the layout's 5 cards (exact rejection sampling,
+        :mod:`belot_sim.conditional`).  Either ``seat`` is the seat to call and
         ``contract`` a legal bid for it, or the auction is over and ``seat``/``contract`` are its
         declarer and contract (its multiplier is played).  ``hand`` must be the 5 auction cards.
     bidders : the bidder model of the calls: one name or four of ``random`` (its calls carry no

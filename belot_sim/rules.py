@@ -187,7 +187,9 @@ class Rules:
         if self.family == "classic" and self.trailing_point:
             raise ValueError("trailing_point applies to the bulgarian family: classic scores are not rounded")
         target = self.match_target
-        if not is_integer(target) or not 0 < target <= MAX_MATCH_TARGET:
+        if not is_integer(target):  # the type is wrong, as for the True/False options above
+            raise TypeError(f"match_target must be an integer from 1 to {MAX_MATCH_TARGET:,}, got {target!r}")
+        if not 0 < target <= MAX_MATCH_TARGET:
             raise ValueError(f"match_target must be an integer from 1 to {MAX_MATCH_TARGET:,}, got {target!r}")
         object.__setattr__(self, "match_target", int(target))
 

@@ -133,4 +133,14 @@ def test_bad_arguments(kwargs, pattern):
     with pytest.raises((ValueError, TypeError), match=pattern):
         bs.analyze(state, **kwargs)
     with pytest.raises(TypeError, match="DealState"):
+        bs.analyze(b"belot deal")
+    with pytest.raises(ValueError, match="position text"):
         bs.analyze("belot deal")
+
+
+def test_a_position_text_is_analysed_as_the_state_it_reads():
+    text = ("belot deal; rules bulgarian; dealer 2; contract H; declarer 0; multiplier 1; hands ? ? ? QJ7.J87.8.7; "
+            "play 7S TS AS KH | AD 8D 7D 8C | 9D")
+    for seed in (0, 3):
+        read = bs.analyze(ref.DealState.from_text(text, seed=seed), worlds=30, seed=seed, players=("hard", "pimc"))
+        assert bs.analyze(text, worlds=30, seed=seed, players=("hard", "pimc")).equals(read)

@@ -48,8 +48,9 @@ def test_estimates_without_an_auction_check_the_model_arguments(kwargs, pattern)
 
 
 def test_match_targets_are_bounded_and_numpy_values_are_plain_ones():
-    for target in (10**30, 2**63, 0, 1.5, True):
-        with pytest.raises(ValueError, match="match_target must be an integer from 1 to 1,000,000"):
+    for target, error in ((10**30, ValueError), (2**63, ValueError), (0, ValueError), (1.5, TypeError),
+                          (True, TypeError), ("151", TypeError)):
+        with pytest.raises(error, match="match_target must be an integer from 1 to 1,000,000"):
             bs.Rules(match_target=target)
     rules = bs.Rules(match_target=np.int64(151), declarations=np.True_)
     assert rules == bs.BULGARIAN and type(rules.match_target) is int and type(rules.declarations) is bool

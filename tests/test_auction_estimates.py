@@ -176,8 +176,27 @@ def test_a_classic_auction_with_its_turned_card():
     assert est.tried > est.accepted  # seat 0's pass says it did not want hearts
 
 
+
+@pytest.mark.parametrize("text, calls", [
+    ("PHPP", ["pass", "H", "pass", "pass"]),
+    ("P H", ["pass", "H"]),
+    ("P NT X XX", ["pass", "NT", "double", "redouble"]),  # the position notation's words
+    ("pass h Double", ["pass", "H", "double"]),
+    ("PP AT", ["pass", "pass", "AT"]),
+    ("NA", ["NT", "AT"]),  # letters, as the auction column writes them
+])
+def test_a_text_auction_takes_the_columns_letters_and_between_spaces_the_notations_words(text, calls):
+    assert conditional.parse_calls(text) == calls
+
+
+def test_one_auction_in_either_spelling_gives_the_same_estimate():
+    kwargs = dict(seat=2, players="hard", samples=100, seed=3)
+    assert bs.estimate_bid(HAND, "AT", auction="PN", **kwargs).p_made == \
+        bs.estimate_bid(HAND, "AT", auction="P NT", **kwargs).p_made
+
 BAD = [
     (dict(auction="PZ"), "not a call letter"),
+    (dict(auction="P NTX"), "'T' is not a call letter"),
     (dict(auction=5), "auction must be"),
     (dict(auction=["pass", "bogus"]), "unknown call"),
     (dict(auction="PX"), "illegal"),

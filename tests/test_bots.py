@@ -272,10 +272,12 @@ def test_a_bid_in_the_play_phase_and_a_play_of_a_void_deal_are_refused():
     ({"player": "hard", "bidder": "oracle"}, "unknown bidder 'oracle'"),
     ({"player": "hard", "rules": "french"}, "unknown rule preset"), ({"player": "pimc", "worlds": 0}, "worlds"),
     ({"player": "hard", "seed": -1}, "seed"), ({"player": "hard", "bidder_options": {"nope": 1}}, "nope"),
+    ({"player": "pimc", "bidder_options": {"pass_prob": 0.5}}, "give bidder= too"),  # ignored, as simulate's would be
 ])
 def test_bad_bots_are_refused(kwargs, pattern):
     with pytest.raises((ValueError, TypeError), match=pattern):
         Bot(**kwargs)
+    Bot("expert", bidder_options={"thr_suit": 11})  # the options of the model it reads the auction with
 
 
 def test_unknown_hands_are_refused_where_they_matter():

@@ -106,6 +106,11 @@ def test_read_parquet_columns_filters_and_dtypes(tmp_path):
     pd.testing.assert_frame_equal(late, whole[whole["deal_id"] >= 2500].reset_index(drop=True))
     with pytest.raises(ValueError, match="unknown column"):
         bs.read_parquet(path, columns=["deal_id", "nope"])
+    for filters in ([("nope", "==", 1)], [[("deal_id", ">", 1), ("nope", "==", 1)], [("contract", "==", "H")]]):
+        with pytest.raises(ValueError, match=r"filters name unknown column\(s\) \['nope'\] in deals: the columns"):
+            bs.read_parquet(path, filters=filters)
+    either = bs.read_parquet(path, filters=[[("deal_id", "<", 10)], [("deal_id", ">=", 2990)]])  # DNF: or
+    assert either["deal_id"].tolist() == [*range(10), *range(2990, 3000)]
     with pytest.raises(ValueError, match="frame must be one of"):
         bs.read_parquet(path, frame="plays")
     with pytest.raises(ValueError, match="not a belot_sim dataset"):

@@ -149,6 +149,12 @@ def test_bad_opponents_and_illegal_actions_are_refused():
     illegal = int(np.flatnonzero(observation["action_mask"] == 0)[0])
     with pytest.raises(bs.IllegalActionError, match="cannot take action"):
         e.step(illegal)
+    legal = int(np.flatnonzero(observation["action_mask"])[0])
+    for wrong in (float(legal), np.array([legal]), np.array(float(legal)), True, str(legal)):
+        with pytest.raises(TypeError, match="an action is an integer"):
+            e.step(wrong)
+    e.step(np.array(legal))  # a 0-d integer array, as a policy may return it
+    assert e.agent_selection == "seat_1"
     with pytest.raises(ValueError, match="render_mode"):
         belot_env.env(render_mode="rgb_array")
 

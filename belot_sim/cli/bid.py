@@ -33,7 +33,8 @@ def add_parser(sub) -> None:
                      help="cards known to be in a seat, e.g. 1:AS (repeatable; not with --auction)")
     bid.add_argument("--turned", metavar="CARD",
                      help="classic: the turned card, which --seat takes (needed with --auction)")
-    bid.add_argument("--auction", help='the calls so far as the auction column\'s letters, e.g. PC (pass, clubs)')
+    bid.add_argument("--auction", help="the calls so far as the auction column's letters, e.g. PC (pass, clubs), "
+                                       "or words between spaces, e.g. 'P NT X'")
     bid.add_argument("--bidders", default="heuristic",
                      help="the bidder model of the calls with --auction: " + ", ".join(MODEL_BIDDERS)
                           + " (default heuristic)")
