@@ -65,7 +65,11 @@ def seat_codes(value, registry, what: str) -> tuple[int, int, int, int]:
     codes = []
     for name in names:
         if not isinstance(name, str) or name.lower() not in registry:
-            raise ValueError(f"unknown {what} {name!r}: available {what}s are {sorted(registry)}")
+            four = ""
+            if isinstance(name, str) and "," in name:  # the command line's form, given to the library
+                parts = [n.strip() for n in name.split(",")]
+                four = f"; one name per seat (0..3) is a list of four, e.g. {(parts * 4)[:4]!r}"
+            raise ValueError(f"unknown {what} {name!r}: available {what}s are {sorted(registry)}{four}")
         codes.append(registry[name.lower()])
     return tuple(codes)
 

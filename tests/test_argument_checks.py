@@ -93,6 +93,8 @@ def test_numpy_multipliers_are_accepted():
 @pytest.mark.parametrize("call, error, pattern", [
     (lambda: bs.simulate(10, players=5), ValueError, "players must be one name or four names"),
     (lambda: bs.simulate(10, bidders=5), ValueError, "bidders must be one name or four names"),
+    (lambda: bs.simulate(10, players="hard,normal"), ValueError,
+     r"one name per seat \(0..3\) is a list of four, e.g. \['hard', 'normal', 'hard', 'normal'\]"),
     (lambda: bs.simulate(10, bidder_options={"pass_prob": 0.5}), ValueError, "give bidders= too"),
     (lambda: bs.simulate(10, bidders="heuristic", bidder_options={"pass_prob": float("nan")}), ValueError, "finite"),
     (lambda: bs.simulate(10, bidders="mc", bidder_options={"mc_z": -1}), ValueError, "mc_z"),

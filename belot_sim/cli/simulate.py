@@ -216,5 +216,6 @@ def _write_dataset(args, kwargs) -> int:
             client.close()
     elapsed = time.perf_counter() - start
     frames = ", ".join(["deals", *(["plays"] if args.plays else []), *(["calls"] if args.calls else [])])
-    print(f"wrote {args.n:,} deals to {path} ({frames}; {elapsed:.1f} s{', resumed' if args.resume else ''})")
+    print(f"wrote {args.n:,} deals to the dataset folder {path} ({frames}; {elapsed:.1f} s"
+          f"{', resumed' if args.resume else ''}; one file: --out with .csv or .parquet)")
     return 0
