@@ -24,6 +24,7 @@ import time
 import numba
 
 import belot_sim as bs
+from arguments import positive_int
 from report import Tee, environment, record
 
 HAND = "JH 9H AH KS 7C"
@@ -41,10 +42,11 @@ def best_seconds(fn, repeat: int) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs per workload (best is kept)")
-    parser.add_argument("--samples", type=int, default=1000, help="layouts per bid-table contract (default 1000)")
-    parser.add_argument("--deals", type=int, default=400_000, help="deals for the heuristic auction run")
-    parser.add_argument("--matches", type=int, default=10_000, help="matches for the match run")
+    parser.add_argument("--repeat", type=positive_int, default=3, help="timed runs per workload (best is kept)")
+    parser.add_argument("--samples", type=positive_int, default=1000,
+                        help="layouts per bid-table contract (default 1000)")
+    parser.add_argument("--deals", type=positive_int, default=400_000, help="deals for the heuristic auction run")
+    parser.add_argument("--matches", type=positive_int, default=10_000, help="matches for the match run")
     parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")
     args = parser.parse_args(argv)
     out = Tee()

@@ -28,6 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import belot_sim as bs  # noqa: E402
 from belot_sim import reference as ref  # noqa: E402
 from belot_sim.kernels.core.layouts import S_NODES  # noqa: E402
+from arguments import positive_int  # noqa: E402
 from report import Tee, environment, record  # noqa: E402
 
 TARGETS = {"hard": 50e-6, "pimc opening lead": 20e-3}
@@ -91,8 +92,8 @@ def auctions(n: int, rng: random.Random) -> list[ref.FullDealState]:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--positions", type=int, default=1000, help="positions per player (default 1,000)")
-    parser.add_argument("--pimc", type=int, default=40, help="pimc opening leads (default 40)")
+    parser.add_argument("--positions", type=positive_int, default=1000, help="positions per player (default 1,000)")
+    parser.add_argument("--pimc", type=positive_int, default=40, help="pimc opening leads (default 40)")
     parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")
     args = parser.parse_args(argv)
     numba.set_num_threads(1)

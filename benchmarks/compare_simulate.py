@@ -30,6 +30,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import belot_sim as bs  # noqa: E402
 from baseline import load_baseline  # noqa: E402
+from arguments import positive_int  # noqa: E402
 from report import Tee, environment, record  # noqa: E402
 
 
@@ -52,11 +53,11 @@ def _check_estimates(a, b):
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("base", help="the commit to compare with (e.g. 6f5fb94)")
-    parser.add_argument("--n", type=int, default=2_000_000, help="deals per call (default 2,000,000)")
+    parser.add_argument("--n", type=positive_int, default=2_000_000, help="deals per call (default 2,000,000)")
     parser.add_argument("--players", default="random", help="player of every seat (default random)")
     parser.add_argument("--contract", default="random", help="contract (default random per deal)")
     parser.add_argument("--threads", type=int, default=None, help="Numba threads (default all)")
-    parser.add_argument("--rounds", type=int, default=5, help="timed calls of each package (default 5)")
+    parser.add_argument("--rounds", type=positive_int, default=5, help="timed calls of each package (default 5)")
     parser.add_argument("--estimate", action="store_true",
                         help="time the auction-aware estimate_bid of benchmarks/bidding.py instead")
     parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")

@@ -23,6 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import belot_sim as bs  # noqa: E402
 from baseline import load_baseline  # noqa: E402
 from solver import CONTRACTS, random_deals  # noqa: E402
+from arguments import positive_int  # noqa: E402
 from report import Tee, environment, record  # noqa: E402
 
 
@@ -35,7 +36,7 @@ def timed(fn, *args):
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("base", help="the commit to compare with (e.g. 6f5fb94)")
-    parser.add_argument("-n", type=int, default=600, help="deals, cycled over the six contracts (default 600)")
+    parser.add_argument("-n", type=positive_int, default=600, help="deals, cycled over the six contracts (default 600)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--moves", action="store_true", help="time solve_moves (every first card) instead of solve")
     parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")

@@ -26,6 +26,7 @@ import textwrap
 import time
 from pathlib import Path
 
+from arguments import positive_int
 from report import Tee, environment, record
 
 REPO = Path(__file__).resolve().parent.parent
@@ -145,13 +146,17 @@ def cluster_rounds(out, memory, n: int, rounds: int, folder: Path) -> None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--n", type=int, default=100_000_000, help="deals of the streamed dataset (default 100 M)")
-    parser.add_argument("--small", type=int, default=10_000_000, help="a smaller dataset, for peak memory vs n")
-    parser.add_argument("--cluster-n", type=int, default=20_000_000, help="deals of the cluster runs (default 20 M)")
-    parser.add_argument("--rounds", type=int, default=3,
+    parser.add_argument("--n", type=positive_int, default=100_000_000,
+                        help="deals of the streamed dataset (default 100 M)")
+    parser.add_argument("--small", type=positive_int, default=10_000_000,
+                        help="a smaller dataset, for peak memory vs n")
+    parser.add_argument("--cluster-n", type=positive_int, default=20_000_000,
+                        help="deals of the cluster runs (default 20 M)")
+    parser.add_argument("--rounds", type=positive_int, default=3,
                         help="runs of each measurement, each between two in-memory runs; the median ratio counts "
                              "(default 3)")
-    parser.add_argument("--memory-n", type=int, default=5_000_000, help="deals of each in-memory call (default 5 M)")
+    parser.add_argument("--memory-n", type=positive_int, default=5_000_000,
+                        help="deals of each in-memory call (default 5 M)")
     parser.add_argument("--only", default="streams,cluster,resume",
                         help="comma-separated parts to run: streams, cluster, resume (default all)")
     parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")

@@ -30,6 +30,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 import belot_sim as bs  # noqa: E402
 from baseline import load_baseline  # noqa: E402
 from helpers import fresh_view, play_card, random_deal  # noqa: E402
+from arguments import count_or_zero  # noqa: E402
 from report import Tee, environment, record  # noqa: E402
 
 from belot_sim.kernels.core.layouts import S_SIZE, S_WORLD_RNG, S_WORLDS  # noqa: E402
@@ -145,7 +146,8 @@ def auction_tournaments(n: int, out, start: int = 0, ladder=AUCTION_LADDER) -> N
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--base", default="6f5fb94", help="the commit whose pimc is timed alongside (6f5fb94)")
-    parser.add_argument("--tournaments", type=int, default=0, help="also play the ladder with this many deals")
+    parser.add_argument("--tournaments", type=count_or_zero, default=0,
+                        help="also play the ladder with this many deals")
     parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")
     args = parser.parse_args(argv)
     out = Tee()

@@ -29,6 +29,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import belot_sim as bs  # noqa: E402
+from arguments import positive_int  # noqa: E402
 from report import Tee, environment, record  # noqa: E402
 
 CONTRACTS = ("C", "D", "H", "S", "NT", "AT")
@@ -124,7 +125,7 @@ def compare_colver(out, deals) -> None:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("-n", type=int, default=600, help="deals (cycled over the six contracts)")
+    parser.add_argument("-n", type=positive_int, default=600, help="deals (cycled over the six contracts)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-colver", action="store_true", help="skip the colver comparison")
     parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")

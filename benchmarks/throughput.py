@@ -21,6 +21,7 @@ import tracemalloc
 import numba
 
 from belot_sim.simulation import simulate
+from arguments import positive_int
 from report import Tee, environment, record
 
 
@@ -77,8 +78,8 @@ def compile_times() -> tuple[float, float]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, default=2_000_000, help="deals per timed run (default 2,000,000)")
-    parser.add_argument("--repeat", type=int, default=3, help="timed runs per configuration (best is kept)")
+    parser.add_argument("--n", type=positive_int, default=2_000_000, help="deals per timed run (default 2,000,000)")
+    parser.add_argument("--repeat", type=positive_int, default=3, help="timed runs per configuration (best is kept)")
     parser.add_argument("--no-compile", action="store_true", help="skip the cold/warm compile timing")
     parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")
     args = parser.parse_args(argv)

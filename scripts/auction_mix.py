@@ -128,7 +128,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", default="hard",
                         help="card play: a player for every seat, or four comma-separated (default hard)")
     args = parser.parse_args(argv)
-    bidders = gallery.name_list(parser, args.bidders, gallery.bs.BIDDERS, "bidders")
+    bidders = gallery.name_list(parser, args.bidders, gallery.bs.BIDDERS, "bidders", distinct=True)
+    gallery.check_bidders_rules(parser, bidders, args.rules)
     players = gallery.seat_names(parser, args.players, gallery.bs.PLAYERS, "players")
     out = gallery.Output(args)
     mix, points, summary = [], [], []

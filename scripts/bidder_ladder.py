@@ -37,6 +37,7 @@ def duplicate(a: str, b: str, args) -> dict:
     edge = ((first["score0"] - first["score1"]).to_numpy(float)
             + (second["score1"] - second["score0"]).to_numpy(float)) / 2
     win, win_low, win_high = mean_interval(wins)
+    win_low, win_high = max(win_low, 0.0), min(win_high, 1.0)  # a share stays in [0, 1], as in bs.match_tournament
     mean, low, high = mean_interval(edge)
     deals = np.concatenate([first["deals"].to_numpy(), second["deals"].to_numpy()])
     return {"pair": f"{a} vs {b}", "a": a, "b": b, "matches": args.n, "win_rate": win, "win_low": win_low,

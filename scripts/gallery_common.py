@@ -29,6 +29,7 @@ import numpy as np
 import pandas as pd
 
 import belot_sim as bs
+from belot_sim.atlas import check_atlas_rules
 from belot_sim.io import write_csv_atomically
 from belot_sim.kernels.batch.match import MAX_MATCH_ID
 from belot_sim.simulation import MAX_DEALS
@@ -100,7 +101,7 @@ def make_parser(script: str, doc: str, *, n: int, n_help: str, dataset: bool = F
                         help=f"folder for the CSV tables and PNG/SVG figures (default results/{name}/)")
     parser.add_argument("--threads", type=thread_count, default=None, help="Numba threads (default: all cores)")
     if dataset:
-        parser.add_argument("--dataset", type=Path, metavar="DIR",
+        parser.add_argument("--dataset", type=output_folder, metavar="DIR",
                             help="write the deals as resumable Parquet datasets in DIR (a folder per set of deals; "
                                  "run again to complete or reuse them), then aggregate from them in blocks: "
                                  "bounded memory for a big --n (needs the parquet extra)")
@@ -108,8 +109,9 @@ def make_parser(script: str, doc: str, *, n: int, n_help: str, dataset: bool = F
     return parser
 
 
-def name_list(parser: argparse.ArgumentParser, text: str, known, what: str) -> list[str]:
-    """The comma-separated names of ``text``, each one of ``known`` (else a usage error naming it)."""
+def name_list(parser: argparse.ArgumentParser, text: str, known, what: str, *, distinct: bool = False) -> list[str]:
+    """The comma-separated names of ``text``, each one of ``known`` (else a usage error naming it);
+    ``distinct``: each at most once (a list of things to compare, not one name per seat)."""
     names = [t.strip().lower() for t in text.split(",") if t.strip()]  # as the library: any case
     if not names:
         parser.error(f"no {what} given")
@@ -117,7 +119,20 @@ def name_list(parser: argparse.ArgumentParser, text: str, known, what: str) -> l
         if name not in known:
             parser.error(f"unknown {what[:-1] if what.endswith('s') else what} {name!r}: expected one of "
                          f"{', '.join(sorted(known))}")
+    twice = sorted({name for name in names if names.count(name) > 1})
+    if distinct and twice:
+        parser.error(f"--{what}: {', '.join(twice)} given twice (each is compared once)")
     return names
+
+
+def check_bidders_rules(parser: argparse.ArgumentParser, bidders, rules_name: str) -> None:
+    """The ``atlas`` bidder under ``--rules``: a usage error now rather than a traceback once the run has started
+    (the atlas covers the bulgarian preset only)."""
+    if "atlas" in ((bidders,) if isinstance(bidders, str) else tuple(bidders)):
+        try:
+            check_atlas_rules(rules_name, "the atlas bidder")
+        except ValueError as error:
+            parser.error(f"--bidders atlas: {error}")
 
 
 def seat_names(parser: argparse.ArgumentParser, text: str, known, what: str) -> str | tuple[str, ...]:
@@ -296,7 +311,11 @@ class Output:
 
     def __init__(self, args):
         self.folder = Path(args.out)
-        self.folder.mkdir(parents=True, exist_ok=True)
+        try:
+            self.folder.mkdir(parents=True, exist_ok=True)
+        except OSError as error:  # what --out's check could not foresee (e.g. a folder the system refuses)
+            print(f"--out: cannot make {self.folder}: {error.strerror or error}", file=sys.stderr)
+            raise SystemExit(2) from None
         self.written: list[Path] = []
         self.plt = load_pyplot()
 

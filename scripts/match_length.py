@@ -97,6 +97,7 @@ def main(argv: list[str] | None = None) -> int:
                         help="card play: a player for every seat, or four comma-separated (default hard)")
     args = parser.parse_args(argv)
     bidders = gallery.seat_names(parser, args.bidders, bs.BIDDERS, "bidders")
+    gallery.check_bidders_rules(parser, bidders, args.rules)
     players = gallery.seat_names(parser, args.players, bs.PLAYERS, "players")
     rules = bs.Rules.preset(args.rules)
     out = gallery.Output(args)

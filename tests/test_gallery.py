@@ -123,12 +123,35 @@ def test_without_matplotlib_the_tables_are_written_and_the_figures_explained(tmp
     (["--n", "ten"], "must be a positive integer, got 'ten'"),
     (["--n", str(2**40 + 1)], "must be at most 1,099,511,627,776"),
     (["--players", "hard,normal"], "give one name for every seat, or four"),
+    (["--bidders", "heuristic,random,Heuristic"], "--bidders: heuristic given twice"),
+    (["--bidders", "atlas", "--rules", "classic"], "the atlas bidder covers the bulgarian preset only"),
+    (["--dataset", "a_file"], "a_file is a file, not a folder"),
 ])
 def test_bad_arguments_are_usage_errors_before_any_work(argv, message, tmp_path, capsys):
+    (tmp_path / "a_file").write_text("")
+    argv = [str(tmp_path / a) if a == "a_file" else a for a in argv]
     with pytest.raises(SystemExit) as stopped:
         run("auction_mix", tmp_path / "out", *argv)
     assert stopped.value.code == 2
     assert message in capsys.readouterr().err
+    assert not (tmp_path / "out").exists()
+
+
+def test_an_out_folder_the_system_refuses_to_make_is_one_line_not_a_traceback(tmp_path, capsys, monkeypatch):
+    def refused(self, *args, **kwargs):
+        raise FileNotFoundError(2, "No such file or directory")
+
+    monkeypatch.setattr(Path, "mkdir", refused)  # as /proc/x: the checks before the run could not tell
+    with pytest.raises(SystemExit) as stopped:
+        run("auction_mix", tmp_path / "out")
+    assert stopped.value.code == 2
+    assert f"--out: cannot make {tmp_path / 'out'}: No such file or directory" in capsys.readouterr().err
+
+
+def test_match_length_refuses_the_atlas_bidder_under_classic_rules_before_any_work(tmp_path, capsys):
+    with pytest.raises(SystemExit) as stopped:
+        run("match_length", tmp_path / "out", "--bidders", "atlas", "--rules", "classic")
+    assert stopped.value.code == 2 and "bulgarian preset only" in capsys.readouterr().err
     assert not (tmp_path / "out").exists()
 
 
@@ -340,3 +363,13 @@ def test_the_readme_links_to_the_gallery_and_shows_one_of_its_figures():
     assert "](docs/gallery.md)" in readme
     shown = re.findall(r"!\[[^\]]+\]\((docs/img/[^)]+)\)", readme)
     assert len(shown) == 1 and (SCRIPTS.parent / shown[0]).exists()
+
+
+def test_the_bidder_ladders_win_rates_stay_shares(tmp_path):
+    """A normal interval of a win rate near 1 over few matches passes 1 (1.017 seen at --n 10); it is cut
+    at 0 and 1, as ``bs.match_tournament`` cuts its own."""
+    assert run("bidder_ladder", tmp_path, "--n", "8") == 0
+    ladder = pd.read_csv(tmp_path / "ladder.csv")
+    assert ((0 <= ladder["win_low"]) & (ladder["win_low"] <= ladder["win_rate"])
+            & (ladder["win_rate"] <= ladder["win_high"]) & (ladder["win_high"] <= 1)).all(), ladder
+    assert (ladder["win_high"] == 1).any()  # heuristic and mc over random: the cut happened here

@@ -120,3 +120,16 @@ def test_every_benchmark_module_is_collected_as_pytest_imports_it():
                            str(bench)], capture_output=True, text=True, timeout=600, cwd=SCRIPTS.parent)
     assert done.returncode == 0, done.stdout[-3000:]
     assert "test_bench_simulate.py::test_simulate" in done.stdout
+
+
+@pytest.mark.parametrize("name, args, says", [
+    ("solver", ["-n", "0", "--no-colver"], "argument -n: must be a positive integer, got 0"),
+    ("throughput", ["--n", "-5"], "argument --n: must be a positive integer, got -5"),
+    ("throughput", ["--n", "1000", "--repeat", "0"], "argument --repeat: must be a positive integer, got 0"),
+    ("players", ["--tournaments", "-1"], "argument --tournaments: must be an integer >= 0, got -1"),
+    ("bots", ["--pimc", "many"], "argument --pimc: must be a positive integer, got 'many'"),
+])
+def test_benchmark_counts_are_checked_before_any_warm_up(name, args, says):
+    done = subprocess.run([sys.executable, str(SCRIPTS.parent / "benchmarks" / f"{name}.py"), *args],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 2 and says in done.stderr and "Traceback" not in done.stderr, done.stderr

@@ -11,7 +11,8 @@ from dataclasses import dataclass, field
 
 from ..cards import card_suit
 from ..errors import IllegalActionError
-from ..rules import BULGARIAN, CONTRACT_CODES, Contract, Rules
+from ..rules import BULGARIAN, CONTRACT_CODES, Contract, Rules, is_integer
+from .deal import check_seat
 
 PASS, DOUBLE, REDOUBLE = "pass", "double", "redouble"
 CALLS = (PASS, *CONTRACT_CODES, DOUBLE, REDOUBLE)
@@ -52,8 +53,11 @@ class AuctionState:
     @classmethod
     def start(cls, dealer: int, rules: Rules | str = BULGARIAN, turned: int | None = None) -> "AuctionState":
         rules = Rules.coerce(rules)
+        dealer = check_seat(dealer, "dealer")
         if rules.is_classic and turned is None:
             raise ValueError("a classic auction needs the turned card")
+        if turned is not None and (not is_integer(turned) or not 0 <= turned < 32):
+            raise ValueError(f"turned must be a card index 0..31, got {turned!r}")
         return cls(rules, dealer, turned)
 
     @property

@@ -6,7 +6,7 @@ import random
 from collections.abc import Iterator
 
 from ..errors import IllegalActionError
-from ..rules import BULGARIAN, Rules
+from ..rules import BULGARIAN, Rules, is_integer
 from ..scoring import MatchProgress
 from .deal import DealResult, check_seat
 from .game import FullDealState, shuffled_pack
@@ -25,7 +25,9 @@ class MatchState:
         self.first_dealer = check_seat(dealer, "dealer")
         rng = random.Random(seed)
         self._packs = iter(packs) if packs is not None else (shuffled_pack(rng) for _ in iter(int, 1))
-        self.max_deals = max_deals
+        if not is_integer(max_deals) or max_deals < 1:  # a match needs one deal at least
+            raise ValueError(f"max_deals must be a positive integer, got {max_deals!r}")
+        self.max_deals = int(max_deals)
         self.progress = MatchProgress.start(self.rules)
         self.results: list[DealResult] = []
         self.history: list[MatchProgress] = []  # progress after each deal

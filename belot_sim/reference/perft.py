@@ -5,6 +5,7 @@ Later engines must reproduce these counts from the same positions.
 
 from __future__ import annotations
 
+from ..rules import is_integer
 from .deal import DealState
 
 
@@ -13,8 +14,8 @@ def perft(state: DealState, depth: int) -> int:
 
     A sequence that reaches the end of the deal earlier counts once.
     """
-    if depth < 0:
-        raise ValueError(f"depth must be >= 0, got {depth}")
+    if not is_integer(depth) or depth < 0:
+        raise ValueError(f"depth must be an integer >= 0, got {depth!r}")
     if depth == 0 or state.is_over:
         return 1
     total = 0
