@@ -5,7 +5,8 @@ Run: ``python scripts/bid_ladder.py [--matches 400] [--seed 1] [--player hard] [
 Each step is :func:`belot_sim.match_tournament` between the stronger and the weaker bidder, both
 teams playing with ``--player``: every match is played twice on the same cards with the teams' seats
 swapped.  A step holds when the match-point edge per paired deal has its 95 % interval above zero
-and the match win rate is above 50 %.  Prints each step's table and exits 1 if a step fails.
+and the match win rate is above 50 %.  Prints each step's table; exits 0 when every step holds, 1
+when one does not, 2 on a usage error.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ LADDER = [("heuristic", "random"), ("mc", "heuristic")]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=at_most(MAX_MATCHES), default=400,
                         help="duplicate matches per step (default 400)")
     parser.add_argument("--seed", type=seed_int, default=1)

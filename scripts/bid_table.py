@@ -17,7 +17,7 @@ import belot_sim as bs
 from belot_sim.estimate import MAX_SAMPLES
 from belot_sim.io import write_csv_atomically
 
-from gallery_common import at_most, output_file, run, seat_names, seed_int
+from gallery_common import PRESETS, at_most, output_file, run, seat_names, seed_int
 
 
 def read_hands(parser: argparse.ArgumentParser, path: str) -> list[str]:
@@ -43,7 +43,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--players", default="dd",
                         help=f"the layouts' players: one of {', '.join(sorted(bs.PLAYERS))} (default dd), or four "
                              "comma-separated (seats 0..3)")
-    parser.add_argument("--rules", default="bulgarian", choices=["bulgarian", "classic"])
+    parser.add_argument("--rules", default="bulgarian", choices=PRESETS, help="rule preset (default bulgarian)")
     parser.add_argument("--seat", type=int, default=0, choices=range(4), help="the bidder's seat 0..3 (default 0)")
     parser.add_argument("--seed", type=seed_int, default=0)
     parser.add_argument("--progress", action="store_true", help="a progress bar of all hands' layouts on stderr")

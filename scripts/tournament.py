@@ -2,7 +2,7 @@
 
 Run: ``python scripts/tournament.py [--n 30000] [--rules bulgarian] [--csv ladder.csv]``.
 Prints each step of the ladder per contract with 95% intervals, and whether it holds
-(every interval above zero).
+(every interval above zero). Exits 0 when it holds, 1 when a step does not, 2 on a usage error.
 """
 
 from __future__ import annotations
@@ -16,16 +16,16 @@ import belot_sim as bs
 from belot_sim.io import write_csv_atomically
 from belot_sim.simulation import MAX_DEALS
 
-from gallery_common import at_most, output_file, run, seed_int
+from gallery_common import PRESETS, at_most, output_file, run, seed_int
 
 LADDER = [("easy", "random"), ("normal", "easy"), ("hard", "normal")]
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=at_most(MAX_DEALS), default=30_000,
                         help="duplicate deals per pair (default 30,000)")
-    parser.add_argument("--rules", default="bulgarian", choices=["bulgarian", "classic"])
+    parser.add_argument("--rules", default="bulgarian", choices=PRESETS, help="rule preset (default bulgarian)")
     parser.add_argument("--seed", type=seed_int, default=1)
     parser.add_argument("--csv", type=output_file, help="write all steps to this CSV file")
     args = parser.parse_args(argv)
