@@ -150,3 +150,16 @@ def test_the_atlas_bidder_plays_matches_to_any_target_but_no_other_rules():
     for rules in (bs.BULGARIAN.replace(declarations=False), bs.CLASSIC):
         with pytest.raises(ValueError, match="bulgarian preset only"):
             bs.simulate_matches(3, bidders="atlas", rules=rules)
+
+
+def test_a_partition_computed_in_blocks_equals_one_call_over_its_rows(tmp_path, monkeypatch):
+    """compute_part plays its rows a block at a time (Ctrl-C stops it between two); rows depend only on
+    their ids, so the partition is the one kernel call's."""
+    calls = []
+    compute_rows = atlas.compute_rows
+    monkeypatch.setattr(atlas, "compute_rows", lambda a, b, **kw: calls.append((a, b)) or compute_rows(a, b, **kw))
+    assert atlas.compute_part(tmp_path, 3, 2000, samples=3, seed=7, threads=1) == 3
+    start, stop = atlas.part_bounds(3, 2000)
+    assert len(calls) >= 2 and calls[0][0] == start and calls[-1][1] == stop
+    assert all(b == c for (_, b), (c, _) in zip(calls, calls[1:]))  # consecutive ranges
+    assert np.array_equal(np.load(atlas.part_path(tmp_path, 3)), compute_rows(start, stop, samples=3, seed=7))

@@ -146,6 +146,9 @@ LONG_CALLS = {
     "estimate_bid": ("bs.estimate_bid(HAND, 'H', samples=8, players='pimc')",
                      "bs.estimate_bid(HAND, 'H', samples=10**6, players='pimc')"),
     "bid_table": ("bs.bid_table(HAND, samples=8)", "bs.bid_table(HAND, samples=10**7)"),
+    "atlas partition": ("__import__('os').makedirs(OUT + '-atlas') or "
+                        "bs.atlas.compute_part(OUT + '-atlas', 0, 239680, 2, 1)",
+                        "bs.atlas.compute_part(OUT + '-atlas', 1, 4, 1000, 1)"),  # about 60,000 rows
     "estimate_bid auction": ("bs.estimate_bid(HAND, 'H', seat=2, dealer=3, auction='PC', samples=8)",
                              "bs.estimate_bid(HAND, 'H', seat=2, dealer=3, auction='PC', samples=10**5)"),
     # a match is the smallest block (some 10-20 deals): with 60 layouts a pimc decision it takes about 4 s,
@@ -205,5 +208,6 @@ def test_every_long_call_stops_within_a_second_of_ctrl_c(tmp_path):
         child.kill()
     slow = {name: round(t, 2) for name, t in latencies.items() if t > 1.5}
     assert not slow, f"stopped later than 1.5 s after SIGINT: {slow} (all: {latencies})"
+    assert [p.name for p in (tmp_path / "ds-atlas").iterdir()] == ["part-00000.npy"]  # the warm-up's, no other
     for folder in (tmp_path / "ds" / "deals", tmp_path / "ds-matches" / "matches", tmp_path / "ds-matches" / "deals"):
         assert all(not p.name.endswith(".tmp") for p in folder.iterdir())  # only complete parts are left
