@@ -3,6 +3,7 @@ argument, before any work starts."""
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -36,6 +37,25 @@ def check_probability(value, name: str) -> float:
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not 0 <= value <= 1:
         raise ValueError(f"{name} must be a probability in [0, 1], got {value!r}")
     return float(value)
+
+
+def physical_memory() -> int | None:
+    """This machine's memory in bytes, or ``None`` where the system does not tell."""
+    try:
+        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+    except (AttributeError, ValueError, OSError):  # no sysconf (Windows), or no such name
+        return None
+
+
+def check_fits_in_memory(rows: int, bytes_per_row: int, what: str, advice: str) -> None:
+    """Refuse a result that cannot fit: ``rows`` of at least ``bytes_per_row`` bytes each against the
+    machine's memory.  A mistyped ``n`` would otherwise swap for minutes, or be killed, instead of
+    failing at once (Linux lets a big array be allocated and fails only as it fills)."""
+    memory = physical_memory()
+    need = rows * bytes_per_row
+    if memory is not None and need > memory:
+        raise ValueError(f"{what} need at least {need / 2**30:,.1f} GiB of memory, more than this machine's "
+                         f"{memory / 2**30:,.1f} GiB: {advice}")
 
 
 @contextmanager

@@ -14,7 +14,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from .checks import check_bool, check_int, check_threads, numba_threads
+from .checks import check_bool, check_fits_in_memory, check_int, check_threads, numba_threads
 from .compiling import announce
 from .frames import call_frame, categorize, deal_columns, play_frame
 from .kernels.batch.rollout import SEARCH_CHUNK, rollout
@@ -236,6 +236,8 @@ class DealArrays:
     def __init__(self, plan: DealPlan, n: int):
         self.plan, self.n = plan, n
         auction = plan.bidders is not None
+        check_fits_in_memory(n, self.bytes_per_deal(plan), f"{n:,} deals",
+                             "simulate_to_parquet writes any number of deals in bounded memory")
         self.small = np.empty((D_SIZE, n), dtype=np.int8)
         self.hands = np.empty((4, n), dtype=np.uint32)
         self.points = np.empty((P_SIZE, n), dtype=np.int16)
@@ -244,6 +246,13 @@ class DealArrays:
         self.play_card = np.empty(shape, dtype=np.int8)
         self.call_codes = np.zeros((n if auction else 0, MAX_CALLS), dtype=np.int8)
         self.auction_cards = np.zeros((AH_SIZE, n if auction else 0), dtype=np.uint32)
+
+    @staticmethod
+    def bytes_per_deal(plan: DealPlan) -> int:
+        """What the arrays below take per deal (the frames made from them take as much again)."""
+        auction = plan.bidders is not None
+        return (D_SIZE + 4 * 4 + 2 * P_SIZE + (2 * 32 if plan.plays else 0)
+                + ((MAX_CALLS + 4 * AH_SIZE) if auction else 0))
 
     def play(self, start: int, first: int, last: int) -> None:
         """Play deals ``start + first .. start + last - 1`` into rows ``first .. last - 1``."""

@@ -8,6 +8,7 @@ import pytest
 
 import belot_sim as bs
 import belot_sim.reference as ref
+from belot_sim import checks
 
 HAND = "JH 9H AH KS 7C"
 POSITION = "belot deal; dealer 2; contract H; declarer 0; hands T.AQT9.T7.J AK98...AQT8 .K.AKQJ9.K9 QJ7.J87.8.7"
@@ -140,3 +141,20 @@ def test_an_eight_card_classic_hand_holds_its_turned_card():
         bs.estimate_bid(hand, "H", rules="classic", turned="QD", samples=20, players="hard")
     with pytest.raises(ValueError, match="is in the hand"):
         bs.estimate_bid("JH 9H AH TH KD", "H", rules="classic", turned="KD", samples=20, players="hard")
+
+
+def test_a_result_bigger_than_the_machine_is_refused_before_any_work(monkeypatch):
+    """A mistyped n fails at once, naming what it needs and the dataset call that writes any size, rather
+    than allocating arrays that Linux lets be made and kills the process for as they fill."""
+    with pytest.raises(ValueError, match=r"100,000,000,000 matches need at least .* GiB of memory, more than this "
+                                         r"machine's .*simulate_matches_to_parquet"):
+        bs.simulate_matches(10**11)
+    monkeypatch.setattr(checks, "physical_memory", lambda: 2**30)  # a 1 GiB machine
+    with pytest.raises(ValueError, match=r"30,000,000 deals need at least 1.3 GiB of memory, more than this "
+                                         r"machine's 1.0 GiB: simulate_to_parquet"):
+        bs.simulate(30_000_000)
+    with pytest.raises(ValueError, match="need at least 1.2 GiB"):
+        bs.simulate_matches(10_000_000)
+    assert len(bs.simulate(1000, plays=True)[1]) == 32_000  # what fits still runs
+    monkeypatch.setattr(checks, "physical_memory", lambda: None)  # a system that does not say: no check
+    checks.check_fits_in_memory(10**15, 100, "rows", "")
