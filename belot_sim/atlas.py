@@ -42,9 +42,9 @@ KIND_CONTRACT = (3, 4, 5)
 POSITIONS = 4
 #: Stored means are rounded to these steps (match points to 0.01, raw points to 0.1).
 SCORE_SCALE, RAW_SCALE = 100, 10
-#: Rows of a partition's first kernel call (later calls are sized to about half a second, runs.blocks):
+#: Layouts of a partition's first kernel call (later calls are sized to about half a second, runs.blocks):
 #: 64 rows of 1,000 layouts take about 0.1 s on two threads.
-ROWS_FIRST_BLOCK = 64
+LAYOUTS_FIRST_BLOCK = 64_000
 
 
 def check_atlas_rules(rules, what: str) -> None:
@@ -311,7 +311,8 @@ def compute_part(directory, part: int, parts: int, samples: int, seed: int, thre
     start, stop = part_bounds(part, parts)
     totals = np.empty((stop - start, 6), dtype=np.int64)
     with numba_threads(threads):  # in blocks of about half a second: Ctrl-C stops a partition soon
-        for offset, size in blocks(stop - start, first=ROWS_FIRST_BLOCK, cap=max(stop - start, 1)):
+        first = max(1, LAYOUTS_FIRST_BLOCK // max(samples, 1))
+        for offset, size in blocks(stop - start, first=first, cap=max(stop - start, 1)):
             totals[offset:offset + size] = compute_rows(start + offset, start + offset + size, samples=samples,
                                                         seed=seed)
     final = part_path(directory, part)

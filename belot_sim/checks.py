@@ -42,9 +42,10 @@ def check_probability(value, name: str) -> float:
 def physical_memory() -> int | None:
     """This machine's memory in bytes, or ``None`` where the system does not tell."""
     try:
-        return os.sysconf("SC_PHYS_PAGES") * os.sysconf("SC_PAGE_SIZE")
+        pages, size = os.sysconf("SC_PHYS_PAGES"), os.sysconf("SC_PAGE_SIZE")
     except (AttributeError, ValueError, OSError):  # no sysconf (Windows), or no such name
         return None
+    return pages * size if pages > 0 and size > 0 else None  # -1: indeterminate
 
 
 def check_fits_in_memory(rows: int, bytes_per_row: int, what: str, advice: str) -> None:
@@ -54,8 +55,12 @@ def check_fits_in_memory(rows: int, bytes_per_row: int, what: str, advice: str) 
     memory = physical_memory()
     need = rows * bytes_per_row
     if memory is not None and need > memory:
-        raise ValueError(f"{what} need at least {need / 2**30:,.1f} GiB of memory, more than this machine's "
-                         f"{memory / 2**30:,.1f} GiB: {advice}")
+        raise ValueError(f"{what} need at least {_size(need)} of memory, more than this machine's {_size(memory)}: "
+                         f"{advice}")
+
+
+def _size(n_bytes: int) -> str:
+    return f"{n_bytes / 2**30:,.1f} GiB" if n_bytes >= 2**30 else f"{n_bytes / 2**20:,.1f} MiB"
 
 
 @contextmanager

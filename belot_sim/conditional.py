@@ -30,7 +30,7 @@ from .frames import CALL_LETTERS
 from .kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME
 from .kernels.core.layouts import A_SIZE
 from .kernels.core.options import flags_of
-from .notation import CALL_TOKENS
+from .notation import CALL_WORDS
 from .reference.auction import AuctionState, normalize_call
 from .rules import Contract, Rules, is_integer
 
@@ -66,14 +66,11 @@ class Auction:
         return (self.dealer + 1 + len(self.codes)) % 4
 
 
-#: Words a text auction may use between spaces: the position notation's (``NT``, ``XX``) and the names.
-CALL_WORDS = {**CALL_TOKENS, "PASS": "pass", "DOUBLE": "double", "REDOUBLE": "redouble"}
-
-
 def parse_calls(auction) -> list[str]:
     """The call names of ``auction``: a string of the ``auction`` column's letters (``"PHPP"``) or a
     sequence of call names (``["pass", "H"]``).  Spaces between calls are allowed (``"P H"``), and between
-    spaces the position notation's words and the call names too (``"P NT X XX"``, ``"pass H"``)."""
+    spaces the position notation's words and the call names too (``"P NT X XX"``, ``"pass H"``; a word is
+    read whole, so ``"H XX"`` is a redouble and ``"HXX"`` two doubles)."""
     if isinstance(auction, str):
         calls = []
         for token in auction.upper().split():

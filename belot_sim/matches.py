@@ -96,7 +96,7 @@ def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="rando
     n = check_int(n, "n", 0, MAX_MATCH_ID + 1)
     start = check_int(start, "start", 0, MAX_MATCH_ID + 1 - n)
     check_fits_in_memory(n, MATCH_BYTES_AT_LEAST, f"{n:,} matches",
-                         "simulate_matches_to_parquet writes any number of matches in bounded memory")
+                         "simulate_matches_to_parquet writes any number in bounded memory")
     threads = check_threads(threads)
     progress = check_bool(progress, "progress")
     partition_size = check_partition_size(partition_size)  # also without a client

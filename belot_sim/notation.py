@@ -49,6 +49,8 @@ STOCK_SIZE = 12
 UNKNOWN = "?"
 #: Call tokens → the reference auction's call names, and back.
 CALL_TOKENS = {"P": "pass", "X": "double", "XX": "redouble", **{c: c for c in CONTRACT_CODES}}
+#: What a text auction may say for a call: the tokens above and the call names, in any case.
+CALL_WORDS = {**CALL_TOKENS, "PASS": "pass", "DOUBLE": "double", "REDOUBLE": "redouble"}
 CALL_TEXT = {name: token for token, name in CALL_TOKENS.items()}
 _PBN_SUITS = (3, 2, 1, 0)  # spades, hearts, diamonds, clubs
 _PBN_RANKS = RANKS[::-1]  # A K Q J T 9 8 7
@@ -237,8 +239,7 @@ def parse_stock(value: str) -> tuple:
 def parse_auction(value: str) -> tuple:
     calls = []
     for k, token in enumerate(value.split()):
-        name = CALL_TOKENS.get(token.upper()) or {"PASS": "pass", "DOUBLE": "double",
-                                                  "REDOUBLE": "redouble"}.get(token.upper())
+        name = CALL_WORDS.get(token.upper())
         if name is None:
             raise _error("auction", f"call {k + 1} {token!r} is not a call ({', '.join(CALL_TOKENS)})")
         calls.append(name)

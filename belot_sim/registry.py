@@ -67,8 +67,9 @@ def seat_codes(value, registry, what: str) -> tuple[int, int, int, int]:
         if not isinstance(name, str) or name.lower() not in registry:
             four = ""
             if isinstance(name, str) and "," in name:  # the command line's form, given to the library
-                parts = [n.strip() for n in name.split(",")]
-                four = f"; one name per seat (0..3) is a list of four, e.g. {(parts * 4)[:4]!r}"
+                parts = [n.strip() for n in name.split(",") if n.strip()]
+                example = f", e.g. {(parts * 2)[:4]!r}" if len(parts) in (2, 4) else ""  # 2: one per team
+                four = f"; one name per seat (0..3) is a list of four{example}"
             raise ValueError(f"unknown {what} {name!r}: available {what}s are {sorted(registry)}{four}")
         codes.append(registry[name.lower()])
     return tuple(codes)

@@ -151,10 +151,18 @@ def test_a_result_bigger_than_the_machine_is_refused_before_any_work(monkeypatch
         bs.simulate_matches(10**11)
     monkeypatch.setattr(checks, "physical_memory", lambda: 2**30)  # a 1 GiB machine
     with pytest.raises(ValueError, match=r"30,000,000 deals need at least 1.3 GiB of memory, more than this "
-                                         r"machine's 1.0 GiB: simulate_to_parquet"):
+                                         r"machine's 1.0 GiB: write a dataset instead, .*\(simulate_to_parquet; "
+                                         r"on the command line, --out FOLDER\)"):
         bs.simulate(30_000_000)
     with pytest.raises(ValueError, match="need at least 1.2 GiB"):
         bs.simulate_matches(10_000_000)
     assert len(bs.simulate(1000, plays=True)[1]) == 32_000  # what fits still runs
+    monkeypatch.setattr(checks, "physical_memory", lambda: 64 * 2**20)
+    with pytest.raises(ValueError, match=r"2,000,000 deals need at least 85.8 MiB of memory, more than this "
+                                         r"machine's 64.0 MiB: write a dataset"):
+        bs.simulate(2_000_000)
     monkeypatch.setattr(checks, "physical_memory", lambda: None)  # a system that does not say: no check
     checks.check_fits_in_memory(10**15, 100, "rows", "")
+    monkeypatch.undo()
+    monkeypatch.setattr(checks.os, "sysconf", lambda name: -1)  # POSIX: indeterminate
+    assert checks.physical_memory() is None

@@ -158,8 +158,8 @@ def test_a_partition_computed_in_blocks_equals_one_call_over_its_rows(tmp_path, 
     calls = []
     compute_rows = atlas.compute_rows
     monkeypatch.setattr(atlas, "compute_rows", lambda a, b, **kw: calls.append((a, b)) or compute_rows(a, b, **kw))
-    assert atlas.compute_part(tmp_path, 3, 2000, samples=3, seed=7, threads=1) == 3
+    assert atlas.compute_part(tmp_path, 3, 2000, samples=1000, seed=7, threads=1) == 3  # the first block: 64 rows
     start, stop = atlas.part_bounds(3, 2000)
-    assert len(calls) >= 2 and calls[0][0] == start and calls[-1][1] == stop
+    assert len(calls) >= 2 and calls[0] == (start, start + 64) and calls[-1][1] == stop
     assert all(b == c for (_, b), (c, _) in zip(calls, calls[1:]))  # consecutive ranges
-    assert np.array_equal(np.load(atlas.part_path(tmp_path, 3)), compute_rows(start, stop, samples=3, seed=7))
+    assert np.array_equal(np.load(atlas.part_path(tmp_path, 3)), compute_rows(start, stop, samples=1000, seed=7))

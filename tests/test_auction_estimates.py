@@ -176,7 +176,6 @@ def test_a_classic_auction_with_its_turned_card():
     assert est.tried > est.accepted  # seat 0's pass says it did not want hearts
 
 
-
 @pytest.mark.parametrize("text, calls", [
     ("PHPP", ["pass", "H", "pass", "pass"]),
     ("P H", ["pass", "H"]),
@@ -193,6 +192,7 @@ def test_one_auction_in_either_spelling_gives_the_same_estimate():
     kwargs = dict(seat=2, players="hard", samples=100, seed=3)
     assert bs.estimate_bid(HAND, "AT", auction="PN", **kwargs).p_made == \
         bs.estimate_bid(HAND, "AT", auction="P NT", **kwargs).p_made
+
 
 BAD = [
     (dict(auction="PZ"), "not a call letter"),

@@ -163,7 +163,6 @@ def test_output_files_are_checked_before_the_run_and_never_silently_replaced(tmp
         assert code == USAGE and "already exists" in err and text == "" and table.read_text() == "mine"
 
 
-
 def test_siblings_of_another_run_are_refused_or_removed_never_left_beside_the_new_files(tmp_path, capsys):
     out = tmp_path / "run.csv"
     code, _, err = run(["simulate", "-n", 20, "--out", out, "--bidders", "heuristic", "--plays", "--calls",
@@ -178,6 +177,7 @@ def test_siblings_of_another_run_are_refused_or_removed_never_left_beside_the_ne
     assert code == 0, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["run.csv", "run.plays.csv"]
     assert f"removed {calls}" in text and len(pd.read_csv(plays)) == 10 * 32
+
 
 def test_a_failed_write_names_the_file_asked_for_not_its_temporary(tmp_path, monkeypatch):
     import belot_sim.io as io
@@ -242,7 +242,6 @@ def test_a_reader_that_goes_away_ends_the_command_quietly():
     assert "Broken pipe" not in err and "Traceback" not in err and "Exception ignored" not in err
 
 
-
 @pytest.mark.parametrize("argv, said", [
     (["bid", "JH 9H AH KS 7C", "--rules", "classic", "--auction", "P"], "give --turned"),
     (["bid", "JH 9H AH KS 7C", "--auction", "P", "--known", "1:AS"], "--known cannot be combined with --auction"),
@@ -251,3 +250,15 @@ def test_a_reader_that_goes_away_ends_the_command_quietly():
 def test_bid_errors_name_the_flags_not_the_library_keywords(argv, said, capsys):
     code, _, err = run(argv, capsys)
     assert code == USAGE and said in err and "=" not in err.split(":", 1)[1], err
+
+
+def test_a_broken_pipe_that_is_not_stdout_is_a_failure_with_its_message(monkeypatch, capsys):
+    import belot_sim.cli.simulate as simulate_command
+
+    def share_gone(args):
+        raise BrokenPipeError(32, "Broken pipe", "/mnt/share/run.csv")
+
+    monkeypatch.setattr(simulate_command, "run", share_gone)
+    code, _, err = run(["simulate", "-n", 10], capsys)
+    assert code == FAILED and "Broken pipe: '/mnt/share/run.csv'" in err
+

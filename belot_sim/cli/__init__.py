@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import select
+import stat
 import sys
 
 from .._version import __version__
@@ -29,8 +31,10 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print(f"belot-sim {args.command}: interrupted", file=sys.stderr)
         return INTERRUPTED
-    except BrokenPipeError:  # the reader closed stdout: stop quietly, even at the interpreter's final flush
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except BrokenPipeError as error:
+        if not _stdout_closed(error):  # another pipe (a FIFO, a socket): a failure like any other
+            print(f"belot-sim {args.command}: {error}", file=sys.stderr)
+            return FAILED
         return CLOSED_PIPE
     except (ValueError, TypeError, ImportError) as error:  # bad cards, seats, options, a missing extra
         print(f"belot-sim {args.command}: {error}", file=sys.stderr)
@@ -38,6 +42,30 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, RuntimeError) as error:  # the run failed: a file not written, a scheduler gone
         print(f"belot-sim {args.command}: {error}", file=sys.stderr)
         return FAILED
+
+
+def _stdout_closed(error: BrokenPipeError) -> bool:
+    """Whether ``error`` is stdout's reader going away (``belot-sim simulate | head``): no file named,
+    stdout a pipe or socket that reports an error.  If so stdout is pointed at /dev/null, so that the
+    interpreter's last flush is silent too."""
+    if error.filename is not None:
+        return False
+    try:
+        fd = sys.stdout.fileno()
+        mode = os.fstat(fd).st_mode
+    except (OSError, ValueError, AttributeError):  # no file descriptor behind sys.stdout (a notebook)
+        return False
+    if not (stat.S_ISFIFO(mode) or stat.S_ISSOCK(mode)):
+        return False
+    if hasattr(select, "poll"):  # a pipe without readers polls as an error (Linux, macOS)
+        poller = select.poll()
+        poller.register(fd, select.POLLOUT)
+        if not any(events & (select.POLLERR | select.POLLHUP) for _, events in poller.poll(0)):
+            return False
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, fd)
+    os.close(devnull)
+    return True
 
 
 if __name__ == "__main__":

@@ -85,14 +85,15 @@ def rules_of(args: argparse.Namespace) -> Rules:
     """The preset with the ``--rule`` changes (a UsageError names a bad one)."""
     rules = Rules.preset(args.rules)
     fields = {f.name: f for f in dataclasses.fields(Rules)}
-    changes = {}
+    changes, given = {}, {}
     for item in args.rule:
         name, sep, text = item.partition("=")
         name = name.strip().lower()
         if not sep or name not in fields:
             raise UsageError(f"--rule takes NAME=VALUE with NAME one of {sorted(fields)}, got {item!r}")
         if name in changes:  # the later one would win unseen, as a typo in a long command line
-            raise UsageError(f"--rule {name}= given twice ({changes[name]!r}, then {text.strip()!r})")
+            raise UsageError(f"--rule {name}= given twice ({given[name]!r}, then {text.strip()!r})")
+        given[name] = text.strip()
         changes[name] = _option_value(name, getattr(rules, name), text.strip())
     try:
         return rules.replace(**changes)
@@ -137,9 +138,9 @@ def progress_of(args: argparse.Namespace) -> bool:
     return sys.stderr.isatty() if args.progress is None else args.progress
 
 
-def add_overwrite(parser: argparse.ArgumentParser, what: str) -> None:
+def add_overwrite(parser: argparse.ArgumentParser, what: str, more: str = "") -> None:
     parser.add_argument("--overwrite", action="store_true",
-                        help=f"replace {what} if it exists (default: refuse, so no earlier result is lost)")
+                        help=f"replace {what} if it exists (default: refuse, so no earlier result is lost){more}")
 
 
 def check_output_file(flag: str, path: str, overwrite: bool, also=()) -> None:

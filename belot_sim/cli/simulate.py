@@ -48,7 +48,8 @@ def add_parser(sub) -> None:
                           "must be reachable by every worker; needs the dask extra)")
     sim.add_argument("--engine", choices=["fast", "reference"], default="fast",
                      help="fast = compiled kernels (default); reference = the pure-Python oracle (slow, random play)")
-    add_overwrite(sim, "the --out file and its .plays/.calls siblings (a sibling this run does not write is removed)")
+    add_overwrite(sim, "the --out file and its .plays/.calls siblings", "; a sibling this run does not write is "
+                  "removed")
     add_run_options(sim, scheduler=True)
     sim.set_defaults(func=run)
 
@@ -120,8 +121,14 @@ def _check(args: argparse.Namespace) -> str | None:
     if dataset_only and kind != "dataset":
         raise UsageError(f"{', '.join(dataset_only)}: only for a dataset folder given with --out (not a .csv or "
                          ".parquet file)")
-    if kind in FILE_SUFFIXES:  # every sibling name, written or not: together they look like one run
-        check_output_file("--out", args.out, args.overwrite, also=_file_names(args.out, kind, FRAMES)[1:])
+    if kind in FILE_SUFFIXES:
+        written = _file_names(args.out, kind, _frame_names(args))
+        check_output_file("--out", args.out, args.overwrite, also=written[1:])
+        others = [p for p in _file_names(args.out, kind, FRAMES) if p not in written and os.path.exists(p)]
+        if others and not args.overwrite:  # beside the new files they would pass for this run's
+            raise UsageError(f"--out: {', '.join(others)} (of another run; this one does not write "
+                             f"{'it' if len(others) == 1 else 'them'}) beside {args.out}: give --overwrite to remove, "
+                             "or choose another name")
     return kind
 
 

@@ -56,7 +56,9 @@ class AuctionState:
         dealer = check_seat(dealer, "dealer")
         if rules.is_classic and turned is None:
             raise ValueError("a classic auction needs the turned card")
-        if turned is not None and (not is_integer(turned) or not 0 <= turned < 32):
+        if turned is not None and not is_integer(turned):
+            raise TypeError(f"turned must be a card index 0..31, got {turned!r}")
+        if turned is not None and not 0 <= turned < 32:
             raise ValueError(f"turned must be a card index 0..31, got {turned!r}")
         return cls(rules, dealer, turned)
 

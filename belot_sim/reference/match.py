@@ -25,7 +25,9 @@ class MatchState:
         self.first_dealer = check_seat(dealer, "dealer")
         rng = random.Random(seed)
         self._packs = iter(packs) if packs is not None else (shuffled_pack(rng) for _ in iter(int, 1))
-        if not is_integer(max_deals) or max_deals < 1:  # a match needs one deal at least
+        if not is_integer(max_deals):
+            raise TypeError(f"max_deals must be a positive integer, got {max_deals!r}")
+        if max_deals < 1:  # a match needs one deal at least
             raise ValueError(f"max_deals must be a positive integer, got {max_deals!r}")
         self.max_deals = int(max_deals)
         self.progress = MatchProgress.start(self.rules)

@@ -14,7 +14,9 @@ def perft(state: DealState, depth: int) -> int:
 
     A sequence that reaches the end of the deal earlier counts once.
     """
-    if not is_integer(depth) or depth < 0:
+    if not is_integer(depth):
+        raise TypeError(f"depth must be an integer >= 0, got {depth!r}")
+    if depth < 0:
         raise ValueError(f"depth must be an integer >= 0, got {depth!r}")
     if depth == 0 or state.is_over:
         return 1
