@@ -4,25 +4,24 @@ before any warm-up (not an IndexError or a division by zero at the end)."""
 from __future__ import annotations
 
 import argparse
+from collections.abc import Callable
 
 
-def positive_int(text: str) -> int:
-    """An integer >= 1 (deals, layouts, repeats, rounds)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {value}")
-    return value
+def at_least(low: int, words: str) -> Callable[[str], int]:
+    """An argparse type: an integer >= ``low``, else an error saying it must be ``words``."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {words}, got {text!r}") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"must be {words}, got {value}")
+        return value
+
+    return parse
 
 
-def count_or_zero(text: str) -> int:
-    """An integer >= 0 (0: the optional part is not run)."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}") from None
-    if value < 0:
-        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {value}")
-    return value
+#: Deals, layouts, repeats, rounds.
+positive_int = at_least(1, "a positive integer")
+#: 0: the optional part is not run.
+count_or_zero = at_least(0, "an integer >= 0")
