@@ -24,7 +24,7 @@ import time
 import numba
 
 import belot_sim as bs
-from arguments import positive_int
+from belot_sim.cli.common import positive_int
 from report import Tee, environment, record
 
 HAND = "JH 9H AH KS 7C"

@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import belot_sim as bs  # noqa: E402
 from belot_sim import reference as ref  # noqa: E402
 from belot_sim.kernels.core.layouts import S_NODES  # noqa: E402
-from arguments import positive_int  # noqa: E402
+from belot_sim.cli.common import positive_int  # noqa: E402
 from report import Tee, environment, record  # noqa: E402
 
 TARGETS = {"hard": 50e-6, "pimc opening lead": 20e-3}

@@ -23,7 +23,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 import belot_sim as bs  # noqa: E402
 from baseline import load_baseline  # noqa: E402
 from solver import CONTRACTS, random_deals  # noqa: E402
-from arguments import positive_int  # noqa: E402
+from belot_sim.cli.common import positive_int  # noqa: E402
 from report import Tee, environment, record  # noqa: E402
 
 

@@ -26,7 +26,7 @@ import textwrap
 import time
 from pathlib import Path
 
-from arguments import positive_int
+from belot_sim.cli.common import positive_int
 from report import Tee, environment, record
 
 REPO = Path(__file__).resolve().parent.parent

@@ -30,7 +30,6 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 import belot_sim as bs  # noqa: E402
 from baseline import load_baseline  # noqa: E402
 from helpers import fresh_view, play_card, random_deal  # noqa: E402
-from arguments import count_or_zero  # noqa: E402
 from report import Tee, environment, record  # noqa: E402
 
 from belot_sim.kernels.core.layouts import S_SIZE, S_WORLD_RNG, S_WORLDS  # noqa: E402
@@ -141,6 +140,17 @@ def auction_tournaments(n: int, out, start: int = 0, ladder=AUCTION_LADDER) -> N
         out(f"{a + ' vs ' + b:>24} {mean:>+8.2f} [{low:+.2f}, {high:+.2f}]")
     mean, low, high = mean_interval(edges["expert", "hard"] - edges["pimc", "hard"])
     out(f"{'expert - pimc, vs hard':>24} {mean:>+8.2f} [{low:+.2f}, {high:+.2f}]   (paired by deal)")
+
+
+def count_or_zero(text: str) -> int:
+    """``--tournaments``: an integer >= 0 (0: no ladder), else a usage error before any warm-up."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"must be an integer >= 0, got {value}")
+    return value
 
 
 def main(argv=None) -> int:

@@ -29,7 +29,7 @@ import numpy as np
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import belot_sim as bs  # noqa: E402
-from arguments import positive_int  # noqa: E402
+from belot_sim.cli.common import positive_int  # noqa: E402
 from report import Tee, environment, record  # noqa: E402
 
 CONTRACTS = ("C", "D", "H", "S", "NT", "AT")

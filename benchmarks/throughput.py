@@ -21,7 +21,7 @@ import tracemalloc
 import numba
 
 from belot_sim.simulation import simulate
-from arguments import positive_int
+from belot_sim.cli.common import positive_int
 from report import Tee, environment, record
 
 
