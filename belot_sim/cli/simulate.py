@@ -122,9 +122,9 @@ def _check(args: argparse.Namespace) -> str | None:
         raise UsageError(f"{', '.join(dataset_only)}: only for a dataset folder given with --out (not a .csv or "
                          ".parquet file)")
     if kind in FILE_SUFFIXES:
-        written = _file_names(args.out, kind, _frame_names(args))
-        check_output_file("--out", args.out, args.overwrite, also=written[1:])
-        others = [p for p in _file_names(args.out, kind, FRAMES) if p not in written and os.path.exists(p)]
+        names = _frame_names(args)
+        check_output_file("--out", args.out, args.overwrite, also=_file_names(args.out, kind, names)[1:])
+        others = _other_runs_files(args.out, kind, names)
         if others and not args.overwrite:  # beside the new files they would pass for this run's
             raise UsageError(f"--out: {', '.join(others)} (of another run; this one does not write "
                              f"{'it' if len(others) == 1 else 'them'}) beside {args.out}: give --overwrite to remove, "
@@ -138,6 +138,11 @@ FRAMES = ("deals", "plays", "calls")
 
 def _frame_names(args: argparse.Namespace) -> list[str]:
     return ["deals", *(["plays"] if args.plays else []), *(["calls"] if args.calls else [])]
+
+
+def _other_runs_files(out: str, kind: str, names) -> list[str]:
+    """The siblings of ``out`` that exist but hold frames this run (``names``) does not write."""
+    return [path for path in _file_names(out, kind, [f for f in FRAMES if f not in names]) if os.path.exists(path)]
 
 
 def _file_names(out: str, kind: str, names) -> list[str]:
@@ -194,10 +199,9 @@ def _write_files(out: str, kind: str, frames, names) -> None:
         else:
             write_parquet_atomically(frame, path)
         print(f"wrote {path} ({len(frame):,} rows)")
-    for stale in _file_names(out, kind, [name for name in FRAMES if name not in names]):
-        if os.path.exists(stale):  # an earlier run's (--overwrite): it would pass for this run's
-            os.remove(stale)
-            print(f"removed {stale} (not written by this run)")
+    for stale in _other_runs_files(out, kind, names):  # --overwrite: it would pass for this run's
+        os.remove(stale)
+        print(f"removed {stale} (not written by this run)")
 
 
 def _write_dataset(args, kwargs) -> int:
@@ -222,7 +226,7 @@ def _write_dataset(args, kwargs) -> int:
         if client is not None:
             client.close()
     elapsed = time.perf_counter() - start
-    frames = ", ".join(["deals", *(["plays"] if args.plays else []), *(["calls"] if args.calls else [])])
+    frames = ", ".join(_frame_names(args))
     print(f"wrote {args.n:,} deals to the dataset folder {path} ({frames}; {elapsed:.1f} s"
           f"{', resumed' if args.resume else ''}; one file: --out with .csv or .parquet)")
     return 0
