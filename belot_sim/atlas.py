@@ -29,10 +29,10 @@ import pandas as pd
 
 from .cards import format_cards, popcount, to_mask
 from .checks import check_int
-from .runs import blocks
 from .kernels.core.layouts import ATLAS_ENTRIES, ATLAS_HANDS
 from .registry import POLICY_CODES, policy_codes
 from .rules import BULGARIAN, Contract, Rules
+from .runs import blocks
 
 #: The table shipped with the package (package data).
 DATA = Path(__file__).resolve().parent / "data" / "bid_atlas.npz"

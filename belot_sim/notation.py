@@ -183,8 +183,9 @@ def parse_shown(value: str) -> tuple:
                               f"got {len(tokens)}")
     shown = tuple(parse_hand(token, f"cards of seat {seat}", "shown") for seat, token in enumerate(tokens))
     for seat, mask in enumerate(shown):
-        if mask & sum(shown[:seat]):
-            raise _error("shown", f"{format_card((mask & sum(shown[:seat])).bit_length() - 1)} is shown by two seats")
+        twice = mask & sum(shown[:seat])
+        if twice:
+            raise _error("shown", f"{format_card(twice.bit_length() - 1)} is shown by two seats")
     return shown
 
 
