@@ -1,6 +1,10 @@
 """The reference engine: small, readable, pure Python — the executable form of docs/rules.md.
 
 Every faster engine in belot_sim is checked against it.
+
+Its states — :class:`AuctionState`, :class:`DealState`, :class:`FullDealState`, :class:`MatchState` —
+share one step API: ``to_move``, ``legal_actions()``, ``play(action)`` (a call or a card),
+``undo()`` (the last action, across the end of an auction or a deal) and ``is_over``.
 """
 
 from .auction import AuctionState, normalize_call

@@ -49,6 +49,8 @@ class AuctionState:
     round: int = 1  # classic round 1..3
     is_void: bool = False
     is_over: bool = False
+    #: What each call changed (the fields before it), so :meth:`undo` can restore them.
+    _undo: list[tuple] = field(default_factory=list, repr=False, compare=False)
 
     @classmethod
     def start(cls, dealer: int, rules: Rules | str = BULGARIAN, turned: int | None = None) -> "AuctionState":
@@ -67,6 +69,7 @@ class AuctionState:
         return (self.dealer + 1 + len(self.calls)) % 4
 
     def legal_calls(self) -> list[str]:
+        """The calls the seat to move may make (none once the auction is over)."""
         if self.is_over:
             return []
         if self.rules.is_classic:
@@ -100,11 +103,32 @@ class AuctionState:
         if call not in legal:
             raise IllegalActionError(f"seat {self.to_move} cannot call {call}; legal calls: {', '.join(legal)}")
         seat = self.to_move
+        self._undo.append(self._fields())
         self.calls.append((seat, call))
         if self.rules.is_classic:
             self._classic_step(seat, call)
         else:
             self._bulgarian_step(seat, call)
+
+    def undo(self) -> None:
+        """Take back the last call."""
+        if not self.calls:
+            raise IllegalActionError("no call to take back")
+        self.calls.pop()
+        (self.contract, self.declarer, self.multiplier, self.passes, self.round, self.is_void,
+         self.is_over) = self._undo.pop()
+
+    # The step API of the other states (DealState, FullDealState, MatchState): actions are calls here.
+    def legal_actions(self) -> list[str]:
+        """:meth:`legal_calls`, under the name every state's step API uses."""
+        return self.legal_calls()
+
+    def play(self, action) -> None:
+        """:meth:`call`, under the name every state's step API uses."""
+        self.call(action)
+
+    def _fields(self) -> tuple:
+        return (self.contract, self.declarer, self.multiplier, self.passes, self.round, self.is_void, self.is_over)
 
     def _bulgarian_step(self, seat: int, call: str) -> None:
         if call == PASS:

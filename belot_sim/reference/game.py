@@ -1,7 +1,8 @@
 """A whole deal: dealing, the auction, then the play phase (a :class:`DealState`).
 
 The step API has the feel of :class:`DealState`: ``to_move``, ``legal_actions()`` (calls
-during the auction, card indices during play), ``play(action)``, ``is_over``, ``result()``.
+during the auction, card indices during play), ``play(action)``, ``undo()``, ``is_over``,
+``result()``.
 """
 
 from __future__ import annotations
@@ -136,6 +137,16 @@ class FullDealState:
             self.play_state.play(action)
         else:
             raise IllegalActionError("the deal is over")
+
+    def undo(self) -> None:
+        """Take back the last action: a card, or (before the first card) a call."""
+        if self.play_state is not None and self.play_state.plays:
+            self.play_state.undo()
+            return
+        if not self.auction.calls:
+            raise IllegalActionError("no action to take back")
+        self.play_state = None  # the play starts again when the auction ends again
+        self.auction.undo()
 
     def _start_play(self) -> None:
         a = self.auction

@@ -1,0 +1,125 @@
+"""The reference engine's step API is the same on every state: ``to_move``, ``legal_actions()``,
+``play(action)``, ``undo()``, ``is_over``.  ``undo`` takes back exactly one action, whatever the
+phase: a call, the call that ended an auction (and with it the play it started), the card or call
+that ended a deal of a match (and with it the deal's score and the next deal).
+
+The checks compare what a user can see of a state (its position text, legal actions, phase, scores)
+before an action and after the action and its undo, and replay whole auctions, deals and matches
+after undoing them to the start.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import belot_sim as bs
+from belot_sim import reference as ref
+
+RULE_SETS = [bs.BULGARIAN, bs.CLASSIC, bs.BRIDGE_BELOT_2001]
+
+
+def auction_view(a: ref.AuctionState) -> tuple:
+    return (list(a.calls), a.contract, a.declarer, a.multiplier, a.passes, a.round, a.is_void, a.is_over,
+            a.to_move, a.legal_calls())
+
+
+def deal_view(state: ref.FullDealState) -> tuple:
+    return (state.to_text(), state.phase, state.to_move, state.legal_actions(), auction_view(state.auction))
+
+
+def match_view(match: ref.MatchState) -> tuple:
+    return (match.scores, match.winner, match.is_over, len(match.results), len(match.history), match.progress,
+            match.to_move, match.legal_actions(), deal_view(match.deal))
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("seed", range(40))
+def test_auction_undo_takes_back_one_call(rules, seed):
+    rng = random.Random(seed)
+    auction = ref.AuctionState.start(seed % 4, rules, turned=rng.randrange(32) if rules.is_classic else None)
+    views = []
+    while not auction.is_over:
+        before = auction_view(auction)
+        assert auction.legal_actions() == auction.legal_calls()
+        for call in auction.legal_actions():  # every call, taken back
+            auction.play(call)
+            auction.undo()
+            assert auction_view(auction) == before
+        views.append(before)
+        # passes most of the time, so that auctions of several rounds and doubles happen
+        calls = auction.legal_actions()
+        auction.play("pass" if rng.random() < 0.6 else rng.choice(calls))
+    calls = [c for _, c in auction.calls]
+    end = auction_view(auction)
+    for before in reversed(views):
+        auction.undo()
+        assert auction_view(auction) == before
+    with pytest.raises(bs.IllegalActionError, match="no call to take back"):
+        auction.undo()
+    for call in calls:
+        auction.call(call)
+    assert auction_view(auction) == end
+
+
+@pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
+@pytest.mark.parametrize("seed", range(12))
+def test_full_deal_undo_crosses_the_end_of_the_auction(rules, seed):
+    rng = random.Random(100 + seed)
+    state = ref.FullDealState.random(seed, dealer=seed % 4, rules=rules)
+    views, actions = [], []
+    while not state.is_over:
+        before = deal_view(state)
+        for action in state.legal_actions():
+            state.play(action)
+            state.undo()
+            assert deal_view(state) == before
+        views.append(before)
+        legal = state.legal_actions()
+        action = "pass" if state.phase == "auction" and rng.random() < 0.5 else rng.choice(legal)
+        actions.append(action)
+        state.play(action)
+    result = state.result()
+    for before in reversed(views):
+        state.undo()
+        assert deal_view(state) == before
+        assert not state.is_over
+    assert state.play_state is None and state.auction.calls == []
+    with pytest.raises(bs.IllegalActionError, match="no action to take back"):
+        state.undo()
+    for action in actions:
+        state.play(action)
+    assert state.result() == result
+
+
+@pytest.mark.parametrize("rules", [bs.BULGARIAN, bs.CLASSIC], ids=lambda r: r.name)
+@pytest.mark.parametrize("seed", range(3))
+def test_match_undo_crosses_deals(rules, seed):
+    rng = random.Random(seed)
+    match = ref.MatchState(rules, dealer=seed % 4, seed=seed)
+    views, actions = [], []
+    while not match.is_over:
+        views.append(match_view(match))
+        legal = match.legal_actions()
+        auction = match.deal.phase == "auction"
+        action = "pass" if auction and rng.random() < 0.6 else rng.choice(legal)
+        actions.append(action)
+        deals_before = len(match.results)
+        match.play(action)
+        if len(match.results) > deals_before:  # the action ended a deal: undo and redo it here too
+            after = match_view(match)
+            match.undo()
+            assert match_view(match) == views[-1]
+            match.play(action)
+            assert match_view(match) == after
+    assert len(match.results) >= 2  # the walk below crosses deal boundaries
+    final = (match.scores, match.winner, list(match.results))
+    for before in reversed(views):
+        match.undo()
+        assert match_view(match) == before
+    with pytest.raises(bs.IllegalActionError, match="no action to take back"):
+        match.undo()
+    for action in actions:
+        match.play(action)
+    assert (match.scores, match.winner, list(match.results)) == final
