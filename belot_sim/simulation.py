@@ -229,35 +229,56 @@ def run_deals(plan: DealPlan, start: int, n: int) -> list[pd.DataFrame]:
     return out.frames(start)
 
 
+def output_arrays(plan: DealPlan, n: int) -> tuple:
+    """``(name, shape, dtype, zeroed)`` of each output array of the kernel for ``n`` deals of ``plan``:
+    the one place their shapes are written (every shape is linear in ``n``).  The play arrays are
+    empty without ``plays``, the auction's without bidders; the auction's start zeroed (a call slot
+    left 0 after the last call)."""
+    plays = n if plan.plays else 0
+    auctions = n if plan.bidders is not None else 0
+    return (("small", (D_SIZE, n), np.int8, False),
+            ("hands", (4, n), np.uint32, False),
+            ("points", (P_SIZE, n), np.int16, False),
+            ("play_seat", (plays, 32), np.int8, False),
+            ("play_card", (plays, 32), np.int8, False),
+            ("call_codes", (auctions, MAX_CALLS), np.int8, True),
+            ("auction_cards", (AH_SIZE, auctions), np.uint32, True))
+
+
 class DealArrays:
     """The kernel's output arrays for ``n`` deals of ``plan`` (column-major, as :func:`rollout` writes
-    them), filled range by range with :meth:`play`, turned into frames by :meth:`frames`."""
+    them; their shapes: :func:`output_arrays`), filled range by range with :meth:`play`, turned into
+    frames by :meth:`frames`."""
+
+    small: np.ndarray
+    hands: np.ndarray
+    points: np.ndarray
+    play_seat: np.ndarray
+    play_card: np.ndarray
+    call_codes: np.ndarray
+    auction_cards: np.ndarray
 
     def __init__(self, plan: DealPlan, n: int):
         self.plan, self.n = plan, n
-        auction = plan.bidders is not None
         check_fits_in_memory(n, self.bytes_per_deal(plan), f"{n:,} deals",
                              "write a dataset instead, which takes any number in bounded memory "
                              "(simulate_to_parquet; on the command line, --out FOLDER), or make smaller calls")
-        self.small = np.empty((D_SIZE, n), dtype=np.int8)
-        self.hands = np.empty((4, n), dtype=np.uint32)
-        self.points = np.empty((P_SIZE, n), dtype=np.int16)
-        shape = (n, 32) if plan.plays else (0, 32)
-        self.play_seat = np.empty(shape, dtype=np.int8)
-        self.play_card = np.empty(shape, dtype=np.int8)
-        self.call_codes = np.zeros((n if auction else 0, MAX_CALLS), dtype=np.int8)
-        self.auction_cards = np.zeros((AH_SIZE, n if auction else 0), dtype=np.uint32)
+        for name, shape, dtype, zeroed in output_arrays(plan, n):
+            setattr(self, name, (np.zeros if zeroed else np.empty)(shape, dtype=dtype))
+
+    @staticmethod
+    def array_bytes_per_deal(plan: DealPlan) -> int:
+        """The bytes of :func:`output_arrays` a deal takes."""
+        return sum(int(np.prod(shape)) * np.dtype(dtype).itemsize for _, shape, dtype, _ in output_arrays(plan, 1))
 
     @staticmethod
     def bytes_per_deal(plan: DealPlan) -> int:
-        """A lower bound of the memory a deal takes: the arrays below, and what the plays and calls frames
-        add to them (32 rows of a deal id and two int8 columns; 4 calls at least, 11 bytes each).  Peaks
+        """A lower bound of the memory a deal takes: its arrays, and what the plays and calls frames add
+        to them (32 rows of a deal id and two int8 columns; 4 calls at least, 11 bytes each).  Peaks
         measured with ``tracemalloc``, bytes a deal (bound): plain 55 (45), plays 439 (429), an auction 250
         (123), plays and calls 844 (551)."""
-        auction = plan.bidders is not None
-        arrays = D_SIZE + 4 * 4 + 2 * P_SIZE + (2 * 32 if plan.plays else 0) + ((MAX_CALLS + 4 * AH_SIZE) if auction
-                                                                                  else 0)
-        return arrays + (32 * 10 if plan.plays else 0) + (4 * 11 if plan.calls else 0)
+        frames = (32 * 10 if plan.plays else 0) + (4 * 11 if plan.calls else 0)
+        return DealArrays.array_bytes_per_deal(plan) + frames
 
     def play(self, start: int, first: int, last: int) -> None:
         """Play deals ``start + first .. start + last - 1`` into rows ``first .. last - 1``."""

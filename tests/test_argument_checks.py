@@ -8,7 +8,7 @@ import pytest
 
 import belot_sim as bs
 import belot_sim.reference as ref
-from belot_sim import checks
+from belot_sim import checks, simulation
 
 HAND = "JH 9H AH KS 7C"
 POSITION = "belot deal; dealer 2; contract H; declarer 0; hands T.AQT9.T7.J AK98...AQT8 .K.AKQJ9.K9 QJ7.J87.8.7"
@@ -166,3 +166,18 @@ def test_a_result_bigger_than_the_machine_is_refused_before_any_work(monkeypatch
     monkeypatch.undo()
     monkeypatch.setattr(checks.os, "sysconf", lambda name: -1)  # POSIX: indeterminate
     assert checks.physical_memory() is None
+
+
+@pytest.mark.parametrize("kind", [dict(), dict(plays=True), dict(bidders="heuristic"),
+                                  dict(bidders="heuristic", plays=True, calls=True)],
+                         ids=["plain", "plays", "auction", "plays and calls"])
+def test_the_memory_bound_counts_the_arrays_simulate_makes(kind):
+    """The refusal above compares a per-deal bound with the machine: its array part is what the arrays
+    really take (one table of shapes serves both)."""
+    arguments = dict(rules="bulgarian", contract=None, declarer=None, players="random", bidders=None, seed=1,
+                     plays=False, multiplier=1, worlds=20, calls=False, bidder_options=None) | kind
+    plan = simulation.plan_deals(**arguments)
+    arrays = simulation.DealArrays(plan, 1000)
+    total = sum(getattr(arrays, name).nbytes for name, *_ in simulation.output_arrays(plan, 1000))
+    assert total == 1000 * simulation.DealArrays.array_bytes_per_deal(plan)
+    assert simulation.DealArrays.bytes_per_deal(plan) >= simulation.DealArrays.array_bytes_per_deal(plan)
