@@ -64,7 +64,9 @@ def main(argv: list[str] | None = None) -> int:
         rows = frame.iloc[k * per_hand:(k + 1) * per_hand]
         chosen = rows.loc[rows["recommended"], "contract"]
         print(f"[{k + 1}/{len(hands)}] {rows['hand'].iloc[0]}: recommended {chosen.iloc[0] if len(chosen) else 'pass'}")
-    write_csv_atomically(frame, args.out, index=False)
+    # 10 significant digits: the estimates' precision is far coarser, and the file loses float noise
+    # such as -9.540000000000001
+    write_csv_atomically(frame, args.out, index=False, float_format="%.10g")
     print(f"wrote {args.out} ({len(frame)} rows)")
     return 0
 

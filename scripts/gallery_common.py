@@ -30,6 +30,7 @@ import pandas as pd
 
 import belot_sim as bs
 from belot_sim.atlas import check_atlas_rules
+from belot_sim.cli.common import positive_int
 from belot_sim.io import write_csv_atomically
 from belot_sim.kernels.batch.match import MAX_MATCH_ID
 from belot_sim.simulation import MAX_DEALS
@@ -43,16 +44,6 @@ CHUNK = 1 << 20
 #: Figures: a size and resolution that read well on a page and keep each PNG small.
 FIGSIZE = (7.0, 4.2)
 DPI = 100
-
-
-def positive_int(text: str) -> int:
-    try:
-        value = int(text.replace("_", "").replace(",", ""))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError(f"must be a positive integer, got {text}")
-    return value
 
 
 MAX_MATCHES = MAX_MATCH_ID + 1  # simulate_matches' bound on n

@@ -33,6 +33,13 @@ def test_version(capsys):
     assert code == 0 and out.strip() == f"belot-sim {bs.__version__}"
 
 
+@pytest.mark.parametrize("text, value", [("1000", 1000), ("1_000", 1000), ("1,000,000", 1_000_000)])
+def test_counts_may_group_their_digits(text, value):
+    from belot_sim.cli.common import positive_int
+
+    assert positive_int(text) == value
+
+
 def test_help_texts_have_no_doubled_percent_signs():
     parser = build_parser()
     texts = [parser.format_help()]

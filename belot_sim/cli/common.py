@@ -28,8 +28,9 @@ class UsageError(ValueError):
 
 
 def positive_int(text: str) -> int:
+    """An argparse type: a positive integer, digits grouped by ``_`` or ``,`` if wished (``1,000,000``)."""
     try:
-        value = int(text.replace("_", ""))
+        value = int(text.replace("_", "").replace(",", ""))
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
     if value <= 0:
