@@ -34,6 +34,20 @@ def match_view(match: ref.MatchState) -> tuple:
             match.to_move, match.legal_actions(), deal_view(match.deal))
 
 
+def rewind_and_replay(state, view, views: list, actions: list, refusal: str) -> None:
+    """Undo every action, checking the state seen before each (``views``), check that one undo more is
+    refused, then play the actions again: the state at the end is the one it was."""
+    end = view(state)
+    for before in reversed(views):
+        state.undo()
+        assert view(state) == before
+    with pytest.raises(bs.IllegalActionError, match=refusal):
+        state.undo()
+    for action in actions:
+        state.play(action)
+    assert view(state) == end
+
+
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
 @pytest.mark.parametrize("seed", range(40))
 def test_auction_undo_takes_back_one_call(rules, seed):
@@ -51,16 +65,7 @@ def test_auction_undo_takes_back_one_call(rules, seed):
         # passes most of the time, so that auctions of several rounds and doubles happen
         calls = auction.legal_actions()
         auction.play("pass" if rng.random() < 0.6 else rng.choice(calls))
-    calls = [c for _, c in auction.calls]
-    end = auction_view(auction)
-    for before in reversed(views):
-        auction.undo()
-        assert auction_view(auction) == before
-    with pytest.raises(bs.IllegalActionError, match="no call to take back"):
-        auction.undo()
-    for call in calls:
-        auction.call(call)
-    assert auction_view(auction) == end
+    rewind_and_replay(auction, auction_view, views, [c for _, c in auction.calls], "no call to take back")
 
 
 @pytest.mark.parametrize("rules", RULE_SETS, ids=lambda r: r.name)
@@ -81,15 +86,7 @@ def test_full_deal_undo_crosses_the_end_of_the_auction(rules, seed):
         actions.append(action)
         state.play(action)
     result = state.result()
-    for before in reversed(views):
-        state.undo()
-        assert deal_view(state) == before
-        assert not state.is_over
-    assert state.play_state is None and state.auction.calls == []
-    with pytest.raises(bs.IllegalActionError, match="no action to take back"):
-        state.undo()
-    for action in actions:
-        state.play(action)
+    rewind_and_replay(state, deal_view, views, actions, "no action to take back")
     assert state.result() == result
 
 
@@ -114,12 +111,16 @@ def test_match_undo_crosses_deals(rules, seed):
             match.play(action)
             assert match_view(match) == after
     assert len(match.results) >= 2  # the walk below crosses deal boundaries
-    final = (match.scores, match.winner, list(match.results))
-    for before in reversed(views):
-        match.undo()
-        assert match_view(match) == before
-    with pytest.raises(bs.IllegalActionError, match="no action to take back"):
-        match.undo()
-    for action in actions:
-        match.play(action)
-    assert (match.scores, match.winner, list(match.results)) == final
+    results = list(match.results)
+    rewind_and_replay(match, match_view, views, actions, "no action to take back")
+    assert match.results == results
+
+
+def test_a_void_deal_keeps_the_step_api():
+    """Four passes end a bulgarian deal with no play: the state still answers (it raised AttributeError)."""
+    state = ref.FullDealState.random(1, dealer=2)
+    for _ in range(4):
+        state.play("pass")
+    assert (state.phase, state.is_over, state.legal_actions(), state.to_move) == ("over", True, [], 3)
+    state.undo()
+    assert (state.phase, state.legal_actions()[0], state.to_move) == ("auction", "pass", 2)

@@ -118,7 +118,8 @@ class FullDealState:
 
     @property
     def to_move(self) -> int:
-        return self.auction.to_move if self.phase == "auction" else self.play_state.to_move
+        """The seat to call or play (after a void auction, whose turn it would be: no play state)."""
+        return self.auction.to_move if self.play_state is None else self.play_state.to_move
 
     def legal_actions(self) -> list:
         if self.phase == "auction":
