@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import belot_sim as bs  # noqa: E402
 from belot_sim import reference as ref  # noqa: E402
-from belot_sim.kernels.core.layouts import S_NODES  # noqa: E402
+from belot_sim.kernels.core.layouts import S_NODES, S_SEARCHES, S_SOLVED  # noqa: E402
 from belot_sim.cli.common import positive_int  # noqa: E402
 from report import Tee, environment, record  # noqa: E402
 
@@ -67,13 +67,14 @@ def timed(ask, states) -> np.ndarray:
     return times
 
 
-def solver_nodes(bot: bs.Bot, states) -> list[int]:
-    """The solver nodes each ``pimc`` decision searched (its statistics slot ``S_NODES``)."""
+def search_work(bot: bs.Bot, states) -> np.ndarray:
+    """Per ``pimc`` decision: the solver nodes it searched, the card values it asked the solver for and
+    the layouts it used (its statistics slots ``S_NODES``, ``S_SEARCHES``, ``S_SOLVED``), one row each."""
     out = []
     for state in states:
         bot.play(state)
-        out.append(int(bot._scratch[S_NODES]))
-    return out
+        out.append([int(bot._scratch[slot]) for slot in (S_NODES, S_SEARCHES, S_SOLVED)])
+    return np.array(out)
 
 
 def auctions(n: int, rng: random.Random) -> list[ref.FullDealState]:
@@ -107,7 +108,7 @@ def main(argv=None) -> int:
         rows.append((player, timed(bot.play, states)))
     openings = [state for state, _ in deals(args.pimc, seed=8)]
     rows.append(("pimc opening lead", timed(bs.Bot("pimc", worlds=20).play, openings)))
-    nodes = solver_nodes(bs.Bot("pimc", worlds=20), openings)
+    work = search_work(bs.Bot("pimc", worlds=20), openings)
     rows.append(("pimc any position", timed(bs.Bot("pimc", worlds=20).play, states[:args.pimc * 5])))
     bids = auctions(args.positions, rng)
     for bidder in ("random", "heuristic", "mc"):
@@ -120,8 +121,11 @@ def main(argv=None) -> int:
         target = TARGETS.get(name)
         verdict = "" if target is None else f"<= {_fmt(target)}: {'met' if np.median(times) <= target else 'NOT met'}"
         out(f"{name:>20} {len(times):>6} {_fmt(np.median(times)):>11} {_fmt(np.percentile(times, 90)):>11}  {verdict}")
+    nodes, searches, layouts = work.T
     out(f"pimc opening lead: a median {int(np.median(nodes)):,} solver nodes, {int(np.sum(nodes)):,} in all "
-        f"(the same on any machine: a measure of work that does not drift)")
+        f"(the same on any machine: a measure of work that does not drift); a median {np.median(searches):.0f} "
+        f"card values searched in a lead (mean {np.mean(searches):.1f}, {np.mean(nodes / searches):,.0f} nodes "
+        f"each); {np.sum(layouts == 20)} of {len(layouts)} leads used all 20 layouts")
     if args.record:
         record("benchmarks/bots.py", out.text)
     return 0

@@ -33,11 +33,19 @@ def test_version(capsys):
     assert code == 0 and out.strip() == f"belot-sim {bs.__version__}"
 
 
-@pytest.mark.parametrize("text, value", [("1000", 1000), ("1_000", 1000), ("1,000,000", 1_000_000)])
-def test_counts_may_group_their_digits(text, value):
+@pytest.mark.parametrize("text, value", [("1000", 1000), ("1_000", 1000), ("1,000,000", 1_000_000),
+                                         ("1,5", None), ("1,,0", None), (",5", None), ("1_000,000", None),
+                                         ("0", None), ("-3", None), ("ten", None)])
+def test_counts_may_group_their_digits_by_thousands(text, value):
+    import argparse
+
     from belot_sim.cli.common import positive_int
 
-    assert positive_int(text) == value
+    if value is None:
+        with pytest.raises(argparse.ArgumentTypeError, match="must be a positive integer"):
+            positive_int(text)
+    else:
+        assert positive_int(text) == value
 
 
 def test_help_texts_have_no_doubled_percent_signs():

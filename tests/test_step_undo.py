@@ -11,6 +11,7 @@ after undoing them to the start.
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 
@@ -124,3 +125,56 @@ def test_a_void_deal_keeps_the_step_api():
     assert (state.phase, state.is_over, state.legal_actions(), state.to_move) == ("over", True, [], 3)
     state.undo()
     assert (state.phase, state.legal_actions()[0], state.to_move) == ("auction", "pass", 2)
+
+
+def test_match_undo_after_the_packs_ran_out():
+    """The deal whose end finds no pack left stays the current deal: undo takes back its last action,
+    and playing it again runs out again (no pack is dealt twice)."""
+    rng = random.Random(7)
+    packs = [ref.game.shuffled_pack(random.Random(k)) for k in range(2)]
+    match = ref.MatchState(bs.BULGARIAN, packs=iter(packs))
+    views, actions = [], []
+    with pytest.raises(ValueError, match="packs ran out"):
+        while True:  # two deals rarely decide a match to 151
+            views.append(match_view(match))
+            legal = match.legal_actions()
+            action = "pass" if match.deal.phase == "auction" and rng.random() < 0.6 else rng.choice(legal)
+            actions.append(action)
+            match.play(action)
+    assert match.deal.is_over and len(match.results) == 2
+    match.undo()
+    assert match_view(match) == views[-1]
+    for before in reversed(views[:-1]):
+        match.undo()
+        assert match_view(match) == before
+    with pytest.raises(bs.IllegalActionError, match="no action to take back"):
+        match.undo()
+    for action in actions[:-1]:
+        match.play(action)
+    with pytest.raises(ValueError, match="packs ran out"):
+        match.play(actions[-1])
+    assert len(match.results) == 2
+
+
+def test_undo_keeps_the_unknown_cards_of_a_position_text():
+    """A state read from a text with '?' hands: undoing to the first call and replaying gives the same
+    text back, the same unknown places and the same hidden seats in play."""
+    state = ref.FullDealState.random(3, dealer=1)
+    for call in ("pass", "pass", "pass", "C", "pass", "pass", "pass"):
+        state.play(call)
+    rng = random.Random(3)
+    for _ in range(6):
+        state.play(rng.choice(state.legal_actions()))
+    mover = state.to_move
+    hands = re.search(r"hands ([^;]*);", state.to_text())
+    known = " ".join(h if seat == mover else "?" for seat, h in enumerate(hands.group(1).split()))
+    read = ref.FullDealState.from_text(state.to_text().replace(hands.group(0), f"hands {known};"), seed=1)
+    places, seats, written = read.hidden_places, read.play_state.hidden_seats, read.to_text()
+    assert len(places) == 15 and mover not in seats and len(seats) == 3
+    actions = [c for _, c in read.auction.calls] + [c for _, c in read.play_state.plays]
+    for _ in actions:
+        read.undo()
+    assert read.play_state is None and read.auction.calls == []
+    for action in actions:
+        read.play(action)
+    assert (read.hidden_places, read.play_state.hidden_seats, read.to_text()) == (places, seats, written)

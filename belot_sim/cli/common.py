@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import os
+import re
 import sys
 
 import pandas as pd
@@ -27,10 +28,17 @@ class UsageError(ValueError):
     """A bad command line found after parsing (exit code 2, one line, no traceback)."""
 
 
+#: A count with its digits grouped by thousands (``1,000,000``): the only commas a count may have.
+THOUSANDS = re.compile(r"\d{1,3}(,\d{3})+")
+
+
 def positive_int(text: str) -> int:
-    """An argparse type: a positive integer, digits grouped by ``_`` or ``,`` if wished (``1,000,000``)."""
+    """An argparse type: a positive integer, its digits grouped by ``_`` (as Python writes them) or by
+    thousands with ``,`` if wished (``1,000,000``; ``1,5`` is refused, not read as 15)."""
     try:
-        value = int(text.replace("_", "").replace(",", ""))
+        if "," in text and not THOUSANDS.fullmatch(text.strip()):
+            raise ValueError(text)
+        value = int(text.replace(",", ""))
     except ValueError:
         raise argparse.ArgumentTypeError(f"must be a positive integer, got {text!r}") from None
     if value <= 0:

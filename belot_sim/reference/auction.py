@@ -50,7 +50,7 @@ class AuctionState:
     is_void: bool = False
     is_over: bool = False
     #: What each call changed (the fields before it), so :meth:`undo` can restore them.
-    _undo: list[tuple] = field(default_factory=list, repr=False, compare=False)
+    _undo: list[tuple] = field(default_factory=list, init=False, repr=False, compare=False)
 
     @classmethod
     def start(cls, dealer: int, rules: Rules | str = BULGARIAN, turned: int | None = None) -> "AuctionState":
@@ -112,7 +112,7 @@ class AuctionState:
 
     def undo(self) -> None:
         """Take back the last call."""
-        if not self.calls:
+        if not self._undo:  # no call made through call(): nothing recorded to restore
             raise IllegalActionError("no call to take back")
         self.calls.pop()
         (self.contract, self.declarer, self.multiplier, self.passes, self.round, self.is_void,

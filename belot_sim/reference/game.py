@@ -118,7 +118,8 @@ class FullDealState:
 
     @property
     def to_move(self) -> int:
-        """The seat to call or play (after a void auction, whose turn it would be: no play state)."""
+        """The seat to call or play; once an auction is void, the seat after the last caller (the seat
+        after the dealer)."""
         return self.auction.to_move if self.play_state is None else self.play_state.to_move
 
     def legal_actions(self) -> list:

@@ -80,8 +80,9 @@ class MatchState:
             self._record(self.deal.result())
 
     def undo(self) -> None:
-        """Take back the last action; the one that ended a deal takes back its score too, and the deal
-        after it is dealt again from the same pack."""
+        """Take back the last action.  The one that ended a deal takes back the deal's score too, and
+        :attr:`deal` is that deal again (the object it was); the deal after it is dealt again, as a new
+        object, from the same pack when play reaches it."""
         if not self.is_over and not self.deal.auction.calls:  # nothing done yet in this deal
             if not self._finished:
                 raise IllegalActionError("no action to take back")
@@ -98,5 +99,6 @@ class MatchState:
         self.progress = self.progress.after_deal(result.deal_score, result.bidding_team, result.valat, self.rules)
         self.history.append(self.progress)
         if not self.is_over:
+            following = self._next_deal()  # first: if the packs ran out, the finished deal stays current
             self._finished.append(self.deal)
-            self.deal = self._next_deal()
+            self.deal = following

@@ -325,6 +325,7 @@ SCRATCH = Layout("S_", np.int64, "search scratch", (
     ("SOLVED", 1, "pimc: layouts its last decision counted (statistics)"),
     ("DROPPED", 1, "pimc: the choices its last decision eliminated (statistics)"),
     ("NODES", 1, "pimc: solver nodes its last decision searched (statistics)"),
+    ("SEARCHES", 1, "pimc: card values its last decision asked the solver for, over its layouts (statistics)"),
     # What an expert reads of the auction (policies/inference.py); filled per deal by the caller.
     ("N_CALLS", 1, "expert: calls of the deal's auction (0: no auction, nothing to infer)"),
     ("CALLS", MAX_AUCTION_CALLS, "expert: the auction's call codes, in order"),

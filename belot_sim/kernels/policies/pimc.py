@@ -35,8 +35,8 @@ from numba import njit
 
 from ..core.bits import ctz, nth_card, popcount
 from ..core.layouts import (C_KEEP_HISTORY, C_NODES, MAX_CHOICES, S_CLASS, S_CROSS, S_DROPPED, S_HANDS, S_INFERRED,
-                            S_NODES, S_OUT, S_SOLVED, S_SUM, S_WORLDS, V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_LEADER,
-                            V_ON_TABLE, V_PLAYED, V_POS, V_TRICK, V_TRICK_CARD, V_UNDERTRUMP_REQUIRED)
+                            S_NODES, S_OUT, S_SEARCHES, S_SOLVED, S_SUM, S_WORLDS, V_AT_OVERTAKE_PARTNER, V_CONTRACT,
+                            V_LEADER, V_ON_TABLE, V_PLAYED, V_POS, V_TRICK, V_TRICK_CARD, V_UNDERTRUMP_REQUIRED)
 from ..core.rng import scale32
 from ..core.tables import POINTS, STRENGTH64, STRONGER, SUIT
 from ..solver.api import dd_moves, dd_values
@@ -157,6 +157,7 @@ def pimc_card(legal, r32, hand, seat, view, family, ctx, tt, scratch, infer):
     to ``scratch[S_WORLDS]`` layouts of the unseen cards, with successive elimination.  ``infer``
     (the ``expert`` player): the layouts also replay the deal's auction (:mod:`.inference`)."""
     scratch[S_NODES] = 0
+    scratch[S_SEARCHES] = 0
     scratch[S_INFERRED] = 0
     if legal & (legal - 1) == 0:
         return ctz(legal)
@@ -198,6 +199,7 @@ def _eliminate(choices, hand, seat, view, family, ctx, tt, scratch, infer):
                   view[V_CONTRACT], team, family, view[V_UNDERTRUMP_REQUIRED] == 1, view[V_AT_OVERTAKE_PARTNER] == 1,
                   _team_may_valat(view, team), ctx, tt, new_gen(scratch, tt), contenders, scratch[S_OUT:S_OUT + 32])
         scratch[S_NODES] += ctx[C_NODES]
+        scratch[S_SEARCHES] += popcount(contenders)
         _record(contenders, choices, scratch)
         k += 1
         if eliminate and k >= MIN_WORLDS and k < worlds:
@@ -213,6 +215,7 @@ def pimc_exact_card(legal, r32, hand, seat, view, family, ctx, tt, scratch):
     """The plain rule (``pimc-exact``): exact values of every legal card in all ``scratch[S_WORLDS]``
     layouts, the best total, ties broken uniformly with ``r32``."""
     scratch[S_NODES] = 0
+    scratch[S_SEARCHES] = 0
     if legal & (legal - 1) == 0:
         return ctz(legal)
     team = seat & 1
@@ -224,6 +227,7 @@ def pimc_exact_card(legal, r32, hand, seat, view, family, ctx, tt, scratch):
                  view[V_CONTRACT], team, family, view[V_UNDERTRUMP_REQUIRED] == 1, view[V_AT_OVERTAKE_PARTNER] == 1,
                  _team_may_valat(view, team), ctx, tt, new_gen(scratch, tt), scratch[S_OUT:S_OUT + 32])
         scratch[S_NODES] += ctx[C_NODES]
+        scratch[S_SEARCHES] += popcount(legal)
         m = legal
         while m:
             c = ctz(m)
