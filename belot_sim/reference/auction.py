@@ -16,6 +16,8 @@ from .deal import check_seat
 
 PASS, DOUBLE, REDOUBLE = "pass", "double", "redouble"
 CALLS = (PASS, *CONTRACT_CODES, DOUBLE, REDOUBLE)
+#: The fields of :class:`AuctionState` a call may change besides ``calls``: what ``undo`` restores.
+STEP_FIELDS = ("contract", "declarer", "multiplier", "passes", "round", "is_void", "is_over")
 
 
 def normalize_call(call) -> str:
@@ -49,7 +51,7 @@ class AuctionState:
     round: int = 1  # classic round 1..3
     is_void: bool = False
     is_over: bool = False
-    #: What each call changed (the fields before it), so :meth:`undo` can restore them.
+    #: Per call, its STEP_FIELDS as they were before it, so :meth:`undo` can restore them.
     _undo: list[tuple] = field(default_factory=list, init=False, repr=False, compare=False)
 
     @classmethod
@@ -115,8 +117,8 @@ class AuctionState:
         if not self._undo:  # no call made through call(): nothing recorded to restore
             raise IllegalActionError("no call to take back")
         self.calls.pop()
-        (self.contract, self.declarer, self.multiplier, self.passes, self.round, self.is_void,
-         self.is_over) = self._undo.pop()
+        for name, value in zip(STEP_FIELDS, self._undo.pop()):
+            setattr(self, name, value)
 
     # The step API of the other states (DealState, FullDealState, MatchState): actions are calls here.
     def legal_actions(self) -> list[str]:
@@ -128,7 +130,7 @@ class AuctionState:
         self.call(action)
 
     def _fields(self) -> tuple:
-        return (self.contract, self.declarer, self.multiplier, self.passes, self.round, self.is_void, self.is_over)
+        return tuple(getattr(self, name) for name in STEP_FIELDS)
 
     def _bulgarian_step(self, seat: int, call: str) -> None:
         if call == PASS:
