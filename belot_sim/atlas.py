@@ -218,14 +218,15 @@ def bid_atlas() -> pd.DataFrame:
 
 
 def wilson_arrays(successes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Wilson 95 % bounds of many proportions out of ``n`` (vectorised :func:`belot_sim.wilson_interval`)."""
+    """Wilson 95 % bounds of many proportions out of ``n`` (vectorised :func:`belot_sim.wilson_interval`:
+    they hold the estimate)."""
     from .stats import Z95
 
     p = successes / n
     denominator = 1 + Z95 * Z95 / n
     centre = (p + Z95 * Z95 / (2 * n)) / denominator
     half = Z95 * np.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n)) / denominator
-    return np.maximum(0.0, centre - half), np.minimum(1.0, centre + half)
+    return np.maximum(0.0, np.minimum(centre - half, p)), np.minimum(1.0, np.maximum(centre + half, p))
 
 
 def atlas_counts(hand, contract: Contract, seat: int, dealer: int | None) -> dict:

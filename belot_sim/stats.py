@@ -13,8 +13,12 @@ Z95 = 1.959963984540054
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
     """Wilson score interval of a binomial proportion (95% by default).
 
-    >>> wilson_interval(0, 10)[0], round(wilson_interval(5, 10)[1], 3)
-    (0.0, 0.763)
+    The interval always holds the estimate ``successes / n`` (rounding would otherwise put the low
+    end of ``0 / n`` a hair above 0, or the high end of ``n / n`` a hair below 1); NaN bounds for
+    ``n = 0``.
+
+    >>> wilson_interval(0, 10)[0], round(wilson_interval(5, 10)[1], 3), wilson_interval(10, 10)[1]
+    (0.0, 0.763, 1.0)
     """
     if n <= 0:
         return (math.nan, math.nan)
@@ -24,7 +28,7 @@ def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, floa
     denominator = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denominator
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    return (max(0.0, min(centre - half, p)), min(1.0, max(centre + half, p)))
 
 
 def mean_interval(values: np.ndarray, z: float = Z95) -> tuple[float, float, float]:

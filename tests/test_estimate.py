@@ -117,6 +117,25 @@ def test_wilson_interval_covers_a_bernoulli():
     assert bs.wilson_interval(0, 20)[0] == 0.0 and bs.wilson_interval(20, 20)[1] == 1.0
 
 
+def test_wilson_intervals_hold_their_estimate_exactly():
+    from belot_sim.atlas import wilson_arrays
+
+    for n in range(1, 301):
+        k = np.arange(n + 1)
+        lows, highs = wilson_arrays(k, n)
+        for successes in range(n + 1):
+            low, high = bs.wilson_interval(successes, n)
+            assert 0.0 <= low <= successes / n <= high <= 1.0, (successes, n, low, high)
+            assert (low, high) == (lows[successes], highs[successes])
+        assert bs.wilson_interval(0, n)[0] == 0.0 and bs.wilson_interval(n, n)[1] == 1.0
+    assert bs.wilson_interval(0, 3)[0] == 0.0 and bs.wilson_interval(10, 10)[1] == 1.0
+
+
+def test_the_readme_promise_on_intervals_holds_for_three_layouts():
+    est = bs.estimate_bid("KC JS 7S JD 7D", "NT", seat=2, samples=3, players="dd", seed=7)
+    assert 0 <= est.p_made_ci[0] <= est.p_made <= est.p_made_ci[1] <= 1
+
+
 def test_dd_fast_path_matches_the_solver_and_the_reference():
     for rules, contract in ((bs.BULGARIAN, "S"), (bs.BULGARIAN, "NT"), (bs.CLASSIC.replace(declarations=True), "D")):
         est = bs.estimate_bid("JS 9S AD KS QS 7C 8C 9C", contract, seat=2, dealer=1, samples=12, rules=rules,
