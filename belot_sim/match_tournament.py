@@ -20,7 +20,7 @@ from .progress import Progress
 from .registry import BIDDERS, PLAYERS
 from .rules import CONTRACT_CODES, Rules
 from .simulation import DEFAULT_WORLDS
-from .stats import sums_interval
+from .stats import NA_NOTE, format_interval, side_names, sums_interval
 
 #: Matches per block of a tournament whose deals are not returned (a few MB of frames per block).
 BLOCK_MATCHES = 1 << 14
@@ -179,13 +179,18 @@ def _row(count: int, total: int, squares: int, *, scale: int, wins=None) -> dict
 
 
 def format_match_tournament(table: pd.DataFrame) -> str:
-    """A printable table: edges with their 95 % intervals, and the match win rate."""
-    a, b = table.attrs.get("a", "a"), table.attrs.get("b", "b")
+    """A printable table: edges with their 95 % intervals (``n/a`` for a row of one play), and the
+    match win rate (its interval ``n/a`` for one match), the teams named ``(A)`` and ``(B)`` when both
+    are the same."""
+    a, b = side_names(table.attrs.get("a", "a"), table.attrs.get("b", "b"))
     lines = [f"{a} vs {b}: {table.attrs.get('n', '?'):,} duplicate matches (each played twice, seats swapped)",
              f"{'contract':>8} {'deals':>8} {'edge':>8} {'95% CI':>18}"]
     for contract, row in table.iterrows():
         lines.append(f"{contract:>8} {int(row.deals):>8,} {row.mean_edge:>+8.2f} "
-                     f"{f'[{row.ci_low:+.2f}, {row.ci_high:+.2f}]':>18}")
+                     f"{format_interval(row.ci_low, row.ci_high):>18}")
     row = table.loc["all"]
-    lines.append(f"match win rate of {a}: {row.match_win_rate:.1%} [{row.win_ci_low:.1%}, {row.win_ci_high:.1%}]")
+    lines.append(f"match win rate of {a}: {row.match_win_rate:.1%} "
+                 f"{format_interval(row.win_ci_low, row.win_ci_high, '.1%')}")
+    if table["ci_low"].isna().any() or np.isnan(row.win_ci_low):
+        lines.append(NA_NOTE.format(what="deals (an edge) or two matches (the win rate)"))
     return "\n".join(lines)

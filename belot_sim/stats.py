@@ -60,3 +60,29 @@ def sums_interval(count: int, total: int, squares: int, scale: int = 1, z: float
     variance = (count * squares - total * total) / (scale * scale * count * (count - 1))  # exact until here
     half = z * math.sqrt(variance) / math.sqrt(count)
     return mean, mean - half, mean + half
+
+
+def format_interval(low: float, high: float, spec: str = "+.2f") -> str:
+    """``[low, high]`` written with the format ``spec``, or ``n/a`` where the interval is undefined
+    (NaN bounds: it needs at least two values).
+
+    >>> format_interval(-1.5, 2.0), format_interval(math.nan, math.nan)
+    ('[-1.50, +2.00]', 'n/a')
+    """
+    if math.isnan(low) or math.isnan(high):
+        return "n/a"
+    return f"[{low:{spec}}, {high:{spec}}]"
+
+
+def side_names(a: str, b: str) -> tuple[str, str]:
+    """How a printed table names the two sides of a duplicate comparison: their names, marked
+    ``(A)`` and ``(B)`` when they are the same (``hard`` against ``hard``).
+
+    >>> side_names("hard", "normal"), side_names("hard", "hard")
+    (('hard', 'normal'), ('hard (A)', 'hard (B)'))
+    """
+    return (a, b) if a != b else (f"{a} (A)", f"{b} (B)")
+
+
+#: The note under a printed table with an undefined interval.
+NA_NOTE = "n/a: an interval needs at least two {what}"

@@ -16,7 +16,7 @@ from .cluster import check_partition_size
 from .progress import Progress
 from .rules import CONTRACT_CODES
 from .simulation import DEFAULT_WORLDS, MAX_DEALS, DealPlan, deal_blocks, plan_deals, run_deals
-from .stats import sums_interval
+from .stats import NA_NOTE, format_interval, side_names, sums_interval
 
 #: Duplicate deals per task on a Dask client.
 CLIENT_PARTITION = 100_000
@@ -39,7 +39,8 @@ def tournament(a: str, b: str, n: int, *, rules="bulgarian", contract=None, decl
 
     Returns one row per contract played plus ``"all"`` (index ``contract``), columns: ``deals``,
     ``mean_edge`` (raw points per deal in ``a``'s favour), ``ci_low``/``ci_high`` (95% normal
-    interval of the mean), ``a_better``/``b_better``/``equal`` (fractions of deals).
+    interval of the mean; NaN for a row of one deal, printed ``n/a`` by :func:`format_tournament`),
+    ``a_better``/``b_better``/``equal`` (fractions of deals).
     """
     first, second = duplicate_plans(a, b, rules=rules, contract=contract, declarer=declarer, bidders=bidders,
                                     seed=seed, worlds=worlds, bidder_options=bidder_options)
@@ -126,12 +127,17 @@ def _summary(deals: int, twice: int, squares: int, a_better: int, b_better: int)
 
 
 def format_tournament(table: pd.DataFrame) -> str:
-    """A printable table: edges with their 95% intervals and the win fractions."""
-    a, b = table.attrs.get("a", "a"), table.attrs.get("b", "b")
+    """A printable table: edges with their 95% intervals (``n/a`` for a row of one deal) and the win
+    fractions, the sides named ``(A)`` and ``(B)`` when both are the same player."""
+    a, b = side_names(table.attrs.get("a", "a"), table.attrs.get("b", "b"))
+    a_better, b_better = a + " better", b + " better"
+    width = max(14, len(a_better), len(b_better))
     lines = [f"{a} vs {b}: {table.attrs.get('n', '?'):,} duplicate deals (each played twice, seats swapped)",
-             f"{'contract':>8} {'deals':>8} {'edge':>8} {'95% CI':>18} {a + ' better':>14} {b + ' better':>14}"]
+             f"{'contract':>8} {'deals':>8} {'edge':>8} {'95% CI':>18} {a_better:>{width}} {b_better:>{width}}"]
     for contract, row in table.iterrows():
-        interval = f"[{row.ci_low:+.2f}, {row.ci_high:+.2f}]"
+        interval = format_interval(row.ci_low, row.ci_high)
         lines.append(f"{contract:>8} {int(row.deals):>8,} {row.mean_edge:>+8.2f} {interval:>18} "
-                     f"{row.a_better:>14.1%} {row.b_better:>14.1%}")
+                     f"{row.a_better:>{width}.1%} {row.b_better:>{width}.1%}")
+    if table["ci_low"].isna().any():
+        lines.append(NA_NOTE.format(what="deals"))
     return "\n".join(lines)

@@ -218,6 +218,18 @@ def test_contract_and_player_names_in_any_case(capsys):
     assert "hard vs normal" in text
 
 
+def test_a_tournament_of_one_deal_prints_no_nan_and_a_player_against_itself_two_columns(capsys):
+    code, text, err = run(["tournament", "hard", "normal", "-n", 1, "--no-progress"], capsys)
+    assert code == 0, err
+    assert "nan" not in text.lower()
+    assert "n/a" in text and "n/a: an interval needs at least two deals" in text
+    code, text, err = run(["tournament", "hard", "hard", "-n", 20, "--no-progress"], capsys)
+    assert code == 0, err
+    header = text.splitlines()[1]
+    assert "hard (A) vs hard (B)" in text
+    assert "hard (A) better" in header and "hard (B) better" in header
+
+
 def test_warmup_compiles_named_families(capsys):
     code, text, err = run(["warmup", "deals", "estimates"], capsys)
     assert code == 0, err

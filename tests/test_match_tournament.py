@@ -124,3 +124,10 @@ def test_cli_tournament_takes_teams_and_players(capsys):
     assert "bidder:player" in capsys.readouterr().err
     assert cli_main(["tournament", "--a", "mc:hard", "-n", "2"]) == 2
     assert "only --a was given" in capsys.readouterr().err
+
+
+def test_a_printed_table_of_one_match_says_n_a_and_tells_equal_teams_apart():
+    text = bs.format_match_tournament(bs.match_tournament(("heuristic", "normal"), ("heuristic", "normal"), 1, seed=2))
+    assert "nan" not in text.lower() and "n/a: an interval needs at least two" in text
+    assert "heuristic:normal (A) vs heuristic:normal (B)" in text
+    assert "match win rate of heuristic:normal (A): 50.0% n/a" in text

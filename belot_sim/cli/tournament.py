@@ -18,7 +18,9 @@ def add_parser(sub) -> None:
                                       "contract with a 95% confidence interval. Teams (--a BIDDER:PLAYER --b "
                                       "BIDDER:PLAYER): every match is played twice on the same cards with the "
                                       "teams' seats swapped, auctions included; prints the match-point edge per "
-                                      "deal and the match win rate of A, with 95% intervals.")
+                                      "deal and the match win rate of A, with 95% intervals. An interval needs two "
+                                      "deals (the win rate's two matches) at least: n/a otherwise. The same player "
+                                      "or team on both sides is marked (A) and (B).")
     tour.add_argument("a", nargs="?", type=player_name,
                       help="player A (seats 0/2 in the first play): " + ", ".join(PLAYERS))
     tour.add_argument("b", nargs="?", type=player_name, help="player B")
