@@ -94,7 +94,7 @@ def deal_partition(start: int, n: int, threads: int | None, plan: DealPlan, colu
 
 
 def simulate_dask(n: int, *, partition_size: int = DEFAULT_PARTITION, start: int = 0, threads: int | None = None,
-                  **simulate_kwargs):
+                  **simulate_kwargs) -> dask.dataframe.DataFrame:  # noqa: F821 (dask: an optional extra)
     """``simulate(n, ...)`` as a lazy ``dask.dataframe.DataFrame``: one task per partition of
     ``partition_size`` consecutive deal ids, indexed by ``deal_id`` with known divisions.
 

@@ -51,7 +51,8 @@ def check_team(team, name: str) -> tuple[str, str]:
 
 def match_tournament(a, b, n: int, *, rules: Rules | str = "bulgarian", seed: int = 0, start: int = 0,
                      threads: int | None = None, worlds: int = DEFAULT_WORLDS, bidder_options: dict | None = None,
-                     max_deals: int = DEFAULT_MAX_DEALS, progress: bool = False, per_deal: bool = False):
+                     max_deals: int = DEFAULT_MAX_DEALS, progress: bool = False, per_deal: bool = False
+                     ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``n`` duplicate matches (ids ``start .. start+n-1``) between teams ``a`` and ``b``.
 
     ``a``, ``b``: ``(bidder, player)`` pairs such as ``("mc", "hard")`` or texts ``"mc:hard"``.

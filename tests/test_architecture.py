@@ -148,3 +148,13 @@ def test_nothing_points_outside_the_repository():
             for path in shipped_text_files() if path.exists() and path != Path(__file__)
             for n, line in enumerate(path.read_text().splitlines(), 1) if outside.search(line)]
     assert not hits, "\n".join(hits[:20])
+
+
+def test_every_public_function_says_what_it_returns():
+    import inspect
+
+    import belot_sim as bs
+
+    bare = [name for name in bs.__all__ if inspect.isfunction(getattr(bs, name))
+            and inspect.signature(getattr(bs, name)).return_annotation is inspect.Signature.empty]
+    assert not bare, bare

@@ -30,3 +30,13 @@ def test_readme_blocks_run_as_shown():
         if result.failed:
             failures.append(f"block {k}: {result.failed} of {result.attempted} examples failed")
     assert not failures, failures
+
+
+def test_the_dask_block_tells_scripts_to_guard_the_cluster():
+    """``LocalCluster`` starts processes that import the script: a script without the guard starts
+    clusters without end, so the paragraph before the block says so."""
+    text = README.read_text()
+    block = text.index(">>> cluster = LocalCluster(")
+    opening = text.rindex("```python", 0, block)
+    paragraph = text[text.rindex("```", 0, opening) + 3:opening]  # the prose between the blocks
+    assert 'if __name__ == "__main__":' in paragraph
