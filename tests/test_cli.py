@@ -13,6 +13,7 @@ import pandas as pd
 import pytest
 
 import belot_sim as bs
+import belot_sim.checks as checks
 import belot_sim.simulation as simulation
 from belot_sim.cli import SUBCOMMANDS, build_parser, main
 from belot_sim.cli.common import FAILED, USAGE
@@ -228,6 +229,26 @@ def test_a_tournament_of_one_deal_prints_no_nan_and_a_player_against_itself_two_
     header = text.splitlines()[1]
     assert "hard (A) vs hard (B)" in text
     assert "hard (A) better" in header and "hard (B) better" in header
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["--seed", -1], "--seed must be in 0..18446744073709551615, got -1"),
+    (["--seed", 99999999999999999999999], "--seed must be in"),
+    (["-n", 99999999999999999999], "-n must be in 1..1099511627776"),
+    (["-n", 10**11], "need at least"),  # in range, but the rows cannot fit in memory
+])
+@pytest.mark.parametrize("engine", ["reference", "fast"])
+def test_both_engines_check_n_and_seed_before_any_work(argv, said, engine, capsys, monkeypatch):
+    from belot_sim.cli import simulate as simulate_command
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("a deal was played before the arguments were checked")
+
+    monkeypatch.setattr(simulate_command, "simulate_reference", no_work)
+    monkeypatch.setattr(simulation, "simulate", no_work)
+    monkeypatch.setattr(checks, "physical_memory", lambda: 2**34)
+    code, _, err = run(["simulate", "--engine", engine, *argv], capsys)
+    assert code == USAGE and said in err, err
 
 
 def test_warmup_compiles_named_families(capsys):

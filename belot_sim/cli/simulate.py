@@ -132,6 +132,25 @@ def _check(args: argparse.Namespace) -> str | None:
     return kind
 
 
+def _check_size(args: argparse.Namespace, rules: Rules, kind: str | None) -> None:
+    """Before the first compile, for either engine: ``-n`` and ``--seed`` in the library's ranges, and
+    rows that fit in memory (the fast engine's bound per deal; the reference engine keeps more) unless
+    they go to a dataset, which takes any ``-n`` in bounded memory."""
+    from ..checks import check_fits_in_memory, check_int
+    from ..simulation import MAX_DEALS, DealArrays, plan_deals
+
+    check_int(args.n, "-n", 1, MAX_DEALS)
+    check_int(args.seed, "--seed", 0, 2**64 - 1)
+    if kind == "dataset":
+        return
+    plan = plan_deals(rules=rules, contract=args.contract, declarer=args.declarer, players=args.players,
+                      bidders=args.bidders, seed=args.seed, plays=args.plays, multiplier=1, worlds=args.worlds,
+                      calls=args.calls, bidder_options=None)
+    advice = ("ask for fewer" if args.engine == "reference" else
+              "give --out FOLDER, a dataset, which takes any number in bounded memory")
+    check_fits_in_memory(args.n, DealArrays.bytes_per_deal(plan), f"{args.n:,} deals", advice)
+
+
 #: The frames a run may write, to ``--out`` and its siblings.
 FRAMES = ("deals", "plays", "calls")
 
@@ -154,6 +173,7 @@ def _file_names(out: str, kind: str, names) -> list[str]:
 def run(args: argparse.Namespace) -> int:
     rules = rules_of(args)
     kind = _check(args)
+    _check_size(args, rules, kind)
     if args.engine == "reference":
         start = time.perf_counter()
         deals = simulate_reference(args.n, rules, args.seed, args.contract, args.declarer)
