@@ -42,12 +42,20 @@ def card_bit(card: int) -> int:
 
 
 def parse_card(text: str) -> int:
-    """Parse one card such as ``"JH"``, ``"10h"``, ``"TH"`` or ``"J♥"`` into its index."""
+    """Parse one card such as ``"JH"``, ``"10h"``, ``"TH"`` or ``"J♥"`` into its index.
+
+    Ranks and suits are ASCII letters and digits in either case, or the suit symbols: no other
+    character stands for one (``"ſ".upper()`` is ``"S"``, yet ``"Kſ"`` is no card).
+    """
     if not isinstance(text, str):
         raise TypeError(f"a card must be given as text such as 'JH', got {text!r}")
-    token = text.strip().upper()
+    token = text.strip()
     for symbol, letter in _SUIT_SYMBOLS.items():
         token = token.replace(symbol, letter)
+    if not token.isascii():
+        raise ValueError(f"unknown card {text!r}: expected a rank (7 8 9 T J Q K A) then a suit (C D H S or "
+                         f"♣ ♦ ♥ ♠), in ASCII letters")
+    token = token.upper()
     if len(token) < 2:
         raise ValueError(f"unknown card {text!r}: expected a rank (7 8 9 T J Q K A) then a suit (C D H S)")
     rank_text, suit_text = token[:-1], token[-1]
@@ -87,7 +95,9 @@ def parse_cards(text: str | Iterable[str]) -> int:
 
 def format_card(card: int) -> str:
     """Text of one card index, e.g. ``20`` → ``"JH"``."""
-    if not isinstance(card, (int, np.integer)) or not 0 <= card < NUM_CARDS:
+    if isinstance(card, (bool, np.bool_)) or not isinstance(card, (int, np.integer)):
+        raise TypeError(f"card index must be an integer 0..31, got {type(card).__name__} {card!r}")
+    if not 0 <= card < NUM_CARDS:
         raise ValueError(f"card index must be an integer 0..31, got {card!r}")
     return RANKS[card & 7] + SUITS[card >> 3]
 
@@ -116,7 +126,7 @@ def to_mask(cards: int | str | Iterable, what: str = "cards") -> int:
         return validate_mask(cards, what)
     if isinstance(cards, str):
         return parse_cards(cards)
-    if isinstance(cards, Iterable):
+    if isinstance(cards, Iterable) and not isinstance(cards, (bytes, bytearray)):  # bytes iterate as ints
         mask = 0
         for item in cards:
             card = parse_card(item) if isinstance(item, str) else item

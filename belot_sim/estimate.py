@@ -131,7 +131,13 @@ def _fixed_cards(hand, seat: int, known) -> np.ndarray:
 def _contract_list(contracts, rules: Rules) -> list[Contract]:
     if contracts is None:
         return list(rules.contracts)
-    items = [contracts] if isinstance(contracts, (str, Contract, int)) else list(contracts)
+    if isinstance(contracts, (str, Contract, int, np.integer)):  # one contract, as contract= takes it
+        items = [contracts]
+    elif isinstance(contracts, Iterable) and not isinstance(contracts, (bytes, bytearray, Mapping)):
+        items = list(contracts)
+    else:
+        raise TypeError(f"contracts must be a contract or a list of contracts, got {type(contracts).__name__} "
+                        f"{contracts!r}")
     if not items:
         raise ValueError("contracts is empty")
     chosen = [rules.check_contract(c) for c in items]
@@ -486,8 +492,9 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, b
               threads: int | None = None, worlds: int = DEFAULT_WORLDS, contracts=None, min_p_made: float = 0.5,
               max_tries: int | None = None, min_samples: int | None = None, bidder_options: dict | None = None,
               progress: bool = False) -> pd.DataFrame:
-    """Every contract of the rules (or ``contracts``) evaluated on **the same** sampled layouts and
-    play streams (common random numbers: differences between rows are not sampling noise).
+    """Every contract of the rules (or ``contracts``: one contract or a list) evaluated on **the same**
+    sampled layouts and play streams (common random numbers: differences between rows are not sampling
+    noise).
 
     One row per contract: ``p_made`` with ``p_made_low``/``p_made_high`` (Wilson 95%),
     ``p_hanging``, ``p_inside``, ``ev`` (mean match points of the bidding team minus the

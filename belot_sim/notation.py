@@ -125,7 +125,8 @@ def parse_rules(value: str) -> Rules:
             raise _error("rules", f"expected option=value after the preset, got {item!r}")
         if name in changes:
             raise _error("rules", f"option {name!r} given twice")
-        changes[name] = {"true": True, "false": False}.get(raw, int(raw) if raw.isdigit() else raw)
+        number = raw.isascii() and raw.isdigit()  # "²" is a digit to str.isdigit, not to int()
+        changes[name] = {"true": True, "false": False}.get(raw, int(raw) if number else raw)
     try:
         return PRESETS[preset.lower()].replace(**changes)
     except (TypeError, ValueError) as error:

@@ -164,6 +164,11 @@ class Rules:
     declarations_shown: str = "first_trick"
 
     def __post_init__(self) -> None:
+        for name in ("family", "undertrump", "declaration_contest", "declarations_shown"):
+            if not isinstance(getattr(self, name), str):  # an array would compare element-wise and pass
+                raise TypeError(f"rule option {name} must be text, got {type(getattr(self, name)).__name__} "
+                                f"{getattr(self, name)!r}")
+            object.__setattr__(self, name, str(getattr(self, name)))  # a numpy str_ as the plain text
         if self.family not in FAMILIES:
             raise ValueError(f"unknown rule family {self.family!r}: expected one of {FAMILIES}")
         if self.undertrump not in UNDERTRUMP_OPTIONS:
@@ -197,8 +202,11 @@ class Rules:
     def preset(cls, name: str) -> "Rules":
         """``"bulgarian"`` (the default everywhere), ``"classic"`` (French Belote) or
         ``"bridge-belot-2001"`` (bulgarian scored as the 2001 Bridge Belot program scores)."""
+        if not isinstance(name, str):
+            raise TypeError(f"a rule preset is named by text, one of {sorted(PRESETS)}; got {type(name).__name__} "
+                            f"{name!r}")
         try:
-            return PRESETS[name.lower()] if isinstance(name, str) else PRESETS[name]
+            return PRESETS[name.lower()]
         except KeyError:
             raise ValueError(f"unknown rule preset {name!r}: expected one of {sorted(PRESETS)}") from None
 

@@ -112,9 +112,9 @@ def _check_trick(trick, leader: int, masks: list[int]) -> list[int]:
     """Cards of the trick in progress, in playing order from ``leader``."""
     if trick is None:
         return []
-    if isinstance(trick, (str, bytes)):
+    if isinstance(trick, str):
         trick = trick.replace(",", " ").split()
-    if not isinstance(trick, Iterable):
+    if isinstance(trick, (bytes, bytearray, Mapping)) or not isinstance(trick, Iterable):
         raise TypeError(f"trick must be the cards on the table (a text such as 'AS TS' or a list), got "
                         f"{type(trick).__name__}")
     trick = list(trick)

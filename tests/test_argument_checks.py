@@ -9,6 +9,7 @@ import pytest
 import belot_sim as bs
 import belot_sim.reference as ref
 from belot_sim import checks, simulation
+from belot_sim.cards import to_mask
 
 HAND = "JH 9H AH KS 7C"
 POSITION = "belot deal; dealer 2; contract H; declarer 0; hands T.AQT9.T7.J AK98...AQT8 .K.AKQJ9.K9 QJ7.J87.8.7"
@@ -116,6 +117,37 @@ def test_numpy_multipliers_are_accepted():
 def test_bad_arguments_name_the_problem(call, error, pattern):
     with pytest.raises(error, match=pattern):
         call()
+
+
+@pytest.mark.parametrize("call, error, pattern", [
+    (lambda: bs.solve_position(["AS", "", "TS", "8S"], "H", 1, trick=b"7S"), TypeError, "trick must be"),
+    (lambda: bs.Rules.preset(["x"]), TypeError, "rule preset is named by text"),
+    (lambda: ref.FullDealState([-1, *range(1, 32)], 0), ValueError, "pack must hold card indices 0..31, got -1"),
+    (lambda: ref.FullDealState([float(c) for c in range(32)], 0), TypeError, "pack must hold card indices"),
+    (lambda: ref.FullDealState([True, *range(1, 32)], 0), TypeError, "pack must hold card indices"),
+    (lambda: ref.FullDealState("0 1 2", 0), TypeError, "pack must be a sequence"),
+    (lambda: ref.DealState.from_text(POSITION.replace("belot deal;", "belot deal; rules bulgarian match_target=²;")),
+     ValueError, "field 'rules': match_target must be an integer"),
+    (lambda: bs.bid_table(HAND, contracts={"H": 1}), TypeError, "contracts must be a contract or a list"),
+    (lambda: bs.parse_card("Kſ"), ValueError, "unknown card 'Kſ'.*ASCII"),
+    (lambda: bs.parse_cards("JH KS Kſ"), ValueError, "unknown card 'Kſ'"),
+    (lambda: bs.format_card(True), TypeError, "card index must be an integer"),
+    (lambda: bs.format_card(np.bool_(False)), TypeError, "card index must be an integer"),
+    (lambda: to_mask(b"\x01"), TypeError, "cards must be a mask"),
+    (lambda: bs.Rules(undertrump=np.array(["free"])), TypeError, "undertrump must be text"),
+    (lambda: bs.Rules(family=["classic"]), TypeError, "family must be text"),
+    (lambda: bs.BULGARIAN.replace(declarations_shown=np.array(["end"])), TypeError, "declarations_shown must be"),
+])
+def test_errors_name_the_argument_and_refuse_lookalikes(call, error, pattern):
+    with pytest.raises(error, match=pattern):
+        call()
+
+
+def test_the_full_pack_and_plain_strings_are_still_taken():
+    assert ref.FullDealState(np.arange(32, dtype=np.int8), 1).pack == list(range(32))
+    assert bs.parse_card("k♠") == bs.parse_card("KS") == bs.parse_card(" ks ")
+    rules = bs.Rules(undertrump=np.str_("required"))
+    assert rules.undertrump == "required" and type(rules.undertrump) is str
 
 
 @pytest.mark.parametrize("kwargs, pattern", [

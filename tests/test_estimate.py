@@ -136,6 +136,14 @@ def test_the_readme_promise_on_intervals_holds_for_three_layouts():
     assert 0 <= est.p_made_ci[0] <= est.p_made <= est.p_made_ci[1] <= 1
 
 
+def test_a_single_contract_of_a_bid_table_may_be_a_numpy_code():
+    one = bs.bid_table("JH 9H AH KS 7C", contracts=np.int64(2), samples=50, players="hard", seed=1)
+    assert list(one.index) == ["H"]
+    assert one.equals(bs.bid_table("JH 9H AH KS 7C", contracts="H", samples=50, players="hard", seed=1))
+    with pytest.raises(TypeError, match="contracts must be a contract or a list"):
+        bs.bid_table("JH 9H AH KS 7C", contracts=2.0, samples=50, players="hard")
+
+
 def test_dd_fast_path_matches_the_solver_and_the_reference():
     for rules, contract in ((bs.BULGARIAN, "S"), (bs.BULGARIAN, "NT"), (bs.CLASSIC.replace(declarations=True), "D")):
         est = bs.estimate_bid("JS 9S AD KS QS 7C 8C 9C", contract, seat=2, dealer=1, samples=12, rules=rules,

@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     known = {}
     for item in args.known or []:
         seat, _, cards = item.partition(":")
-        if not seat.strip().isdigit() or not cards.strip():
+        if not (seat.strip().isascii() and seat.strip().isdigit()) or not cards.strip():
             raise UsageError(f"--known takes SEAT:CARDS such as 0:JH, got {item!r}")
         known[int(seat)] = (known.get(int(seat), "") + " " + cards).strip()
     start = time.perf_counter()

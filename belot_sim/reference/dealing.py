@@ -13,15 +13,27 @@ Every 5-card hand is therefore a uniformly random part of its 8-card hand, as re
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from ..cards import FULL_DECK, mask_of
+from ..rules import is_integer
 
 
 def check_pack(pack: Sequence[int]) -> list[int]:
+    """``pack`` as a list of ints, checked: a permutation of the card indices 0..31 (integers only: a
+    float would be truncated into another card)."""
+    if isinstance(pack, (str, bytes, bytearray)) or not isinstance(pack, Iterable):
+        raise TypeError(f"pack must be a sequence of the 32 card indices 0..31, got {type(pack).__name__}")
+    pack = list(pack)
+    bad = [c for c in pack if not is_integer(c)]
+    if bad:
+        raise TypeError(f"pack must hold card indices (integers 0..31), got {type(bad[0]).__name__} {bad[0]!r}")
+    outside = [c for c in pack if not 0 <= c < 32]
+    if outside:
+        raise ValueError(f"pack must hold card indices 0..31, got {outside[0]}")
     pack = [int(c) for c in pack]
-    if len(pack) != 32 or mask_of(pack) != FULL_DECK or any(not 0 <= c < 32 for c in pack):
-        raise ValueError("a pack must be a permutation of the 32 card indices 0..31")
+    if len(pack) != 32 or mask_of(pack) != FULL_DECK:
+        raise ValueError("pack must be a permutation of the 32 card indices 0..31")
     return pack
 
 
