@@ -251,6 +251,52 @@ def test_both_engines_check_n_and_seed_before_any_work(argv, said, engine, capsy
     assert code == USAGE and said in err, err
 
 
+def test_bidders_take_four_names_and_options_as_the_api_does(tmp_path, capsys):
+    out = tmp_path / "deals.parquet"
+    code, text, err = run(["simulate", "-n", 300, "--bidders", "Heuristic,random,heuristic,RANDOM", "--bidder-option",
+                           "pass_prob=0.9", "--bidder-option", "thr_suit=11", "--calls", "--out", out, "--seed", 3,
+                           "--no-progress"], capsys)
+    assert code == 0, err
+    assert "auctions by heuristic,random,heuristic,random bidders" in text
+    deals, calls = bs.simulate(300, bidders=("heuristic", "random") * 2, bidder_options={"pass_prob": 0.9,
+                               "thr_suit": 11}, calls=True, seed=3)
+    pd.testing.assert_frame_equal(pd.read_parquet(out), deals)
+    pd.testing.assert_frame_equal(pd.read_parquet(tmp_path / "deals.calls.parquet"), calls)
+
+
+def test_bid_takes_four_bidder_models_and_their_options(capsys):
+    models = ("heuristic", "random", "heuristic", "heuristic")
+    code, text, err = run(["bid", "JH 9H AH KS 7C", "--auction", "P", "--seat", 1, "--bidders", ",".join(models),
+                           "--bidder-option", "thr_suit=12", "--players", "hard", "--samples", 200, "--seed", 2,
+                           "--no-progress"], capsys)
+    assert code == 0, err
+    table = bs.bid_table("JH 9H AH KS 7C", auction="P", seat=1, bidders=models, bidder_options={"thr_suit": 12},
+                         players="hard", samples=200, seed=2)
+    assert bs.format_bid_table(table) in text
+
+
+@pytest.mark.parametrize("argv, said", [
+    (["simulate", "--bidders", "heuristic,random"], "four comma-separated bidders"),
+    (["simulate", "--bidders", "heuristic,random,genius,random"], "unknown bidder 'genius'"),
+    (["simulate", "--bidder-option", "pass_prob=0.5"], "--bidder-option tunes the bidders: give --bidders"),
+    (["simulate", "--bidders", "random", "--bidder-option", "pass_prob"], "--bidder-option takes NAME=VALUE"),
+    (["simulate", "--bidders", "random", "--bidder-option", "nope=1"], "unknown bidder option 'nope'"),
+    (["simulate", "--bidders", "random", "--bidder-option", "pass_prob=2"], "pass_prob is a probability"),
+    (["simulate", "--bidders", "random", "--bidder-option", "pass_prob=0.5", "--bidder-option", "Pass_prob=0.6"],
+     "--bidder-option pass_prob= given twice"),
+    (["bid", "JH 9H AH KS 7C", "--bidder-option", "pass_prob=0.5"], "--bidder-option are the options"),
+    (["simulate", "--rule", "family=classic"], "choose a preset with --rules"),
+    (["simulate", "--rules", "classic", "--rule", "family=classic"], "choose a preset with --rules"),
+])
+def test_bidder_options_and_rule_families_are_refused_with_the_flag_named(argv, said, capsys, monkeypatch):
+    def no_work(*args, **kwargs):
+        raise AssertionError("a deal was played before the arguments were checked")
+
+    monkeypatch.setattr(simulation, "simulate", no_work)
+    code, _, err = run(argv, capsys)
+    assert code == USAGE and said in err, err
+
+
 def test_warmup_compiles_named_families(capsys):
     code, text, err = run(["warmup", "deals", "estimates"], capsys)
     assert code == 0, err

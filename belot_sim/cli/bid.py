@@ -7,8 +7,9 @@ import re
 import time
 
 from ..registry import MODEL_BIDDERS, PLAYERS
-from .common import (UsageError, add_overwrite, add_rules, add_run_options, check_output_file, players_value,
-                     positive_int, progress_of, rules_of, seat, write_csv)
+from .common import (UsageError, add_bidder_options, add_overwrite, add_rules, add_run_options, bidder_options_of,
+                     bidders_value, check_output_file, players_value, positive_int, progress_of, rules_of, seat,
+                     write_csv)
 
 
 def add_parser(sub) -> None:
@@ -35,9 +36,10 @@ def add_parser(sub) -> None:
                      help="classic: the turned card, which --seat takes (needed with --auction)")
     bid.add_argument("--auction", help="the calls so far as the auction column's letters, e.g. PC (pass, clubs), "
                                        "or words between spaces, e.g. 'P NT X'")
-    bid.add_argument("--bidders", default="heuristic",
+    bid.add_argument("--bidders", type=bidders_value, default="heuristic",
                      help="the bidder model of the calls with --auction: " + ", ".join(MODEL_BIDDERS)
-                          + " (default heuristic)")
+                          + " (default heuristic), or four comma-separated (seats 0..3)")
+    add_bidder_options(bid, "the --bidders model of the calls with --auction")
     bid.add_argument("--max-tries", type=positive_int, default=None,
                      help="with --auction: candidate layouts screened at most (default max(1,000,000, "
                           "1000 x --samples))")
@@ -66,7 +68,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         table = bid_table(args.hand, seat=args.seat, dealer=args.dealer, known=known or None, turned=args.turned,
                           auction=args.auction, bidders=args.bidders, max_tries=args.max_tries,
-                          min_samples=args.min_samples, samples=args.samples, players=args.players,
+                          min_samples=args.min_samples, bidder_options=bidder_options_of(args),
+                          samples=args.samples, players=args.players,
                           rules=rules_of(args), seed=args.seed, threads=args.threads, worlds=args.worlds,
                           progress=progress_of(args))
     except (ValueError, TypeError) as error:  # the library names its keywords, the user gave flags
@@ -83,10 +86,13 @@ def run(args: argparse.Namespace) -> int:
 
 #: The keywords of ``bid_table`` that are flags of this command, as the library's messages name them.
 FLAG_KEYWORDS = ("known", "turned", "auction", "bidders", "max_tries", "min_samples", "samples", "players", "seat",
-                 "dealer", "worlds")
+                 "dealer", "worlds", "bidder_options")
+#: Keywords whose flag is not the keyword with dashes.
+FLAG_NAMES = {"bidder_options": "--bidder-option"}
 
 
 def as_flags(message: str) -> str:
     """``turned=`` -> ``--turned`` in a message of the library (one line, the same words otherwise)."""
     names = "|".join(FLAG_KEYWORDS)
-    return re.sub(rf"(?<![\w-])({names})=(?=[\s,;:).]|$)", lambda m: "--" + m.group(1).replace("_", "-"), message)
+    return re.sub(rf"(?<![\w-])({names})=(?=[\s,;:).]|$)",
+                  lambda m: FLAG_NAMES.get(m.group(1), "--" + m.group(1).replace("_", "-")), message)

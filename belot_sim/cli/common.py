@@ -15,7 +15,7 @@ import sys
 
 import pandas as pd
 
-from ..registry import POLICY_CODES
+from ..registry import BIDDER_CODES, POLICY_CODES
 from ..rules import PRESETS, Contract, Rules
 
 USAGE = 2
@@ -64,13 +64,63 @@ def contract_name(text: str) -> str | None:
 
 def players_value(text: str) -> str | tuple[str, ...]:
     """One player name, or four comma-separated (seats 0..3), any case."""
+    return _seat_names(text, POLICY_CODES, "player")
+
+
+def bidders_value(text: str) -> str | tuple[str, ...]:
+    """One bidder name, or four comma-separated (seats 0..3), any case."""
+    return _seat_names(text, BIDDER_CODES, "bidder")
+
+
+def _seat_names(text: str, known, what: str) -> str | tuple[str, ...]:
+    """An argparse type: one name of ``known`` for every seat, or four comma-separated (seats 0..3)."""
     names = [name.strip().lower() for name in text.split(",")]
     if len(names) not in (1, 4):
-        raise argparse.ArgumentTypeError(f"give one player or four comma-separated players, got {text!r}")
-    unknown = [name for name in names if name not in POLICY_CODES]
+        raise argparse.ArgumentTypeError(f"give one {what} or four comma-separated {what}s, got {text!r}")
+    unknown = [name for name in names if name not in known]
     if unknown:
-        raise argparse.ArgumentTypeError(f"unknown player {unknown[0]!r}: choose from {sorted(POLICY_CODES)}")
+        raise argparse.ArgumentTypeError(f"unknown {what} {unknown[0]!r}: choose from {sorted(known)}")
     return names[0] if len(names) == 1 else tuple(names)
+
+
+def seat_names_text(names: str | tuple[str, ...]) -> str:
+    """``--players`` / ``--bidders`` as given: one name, or four joined by commas."""
+    return names if isinstance(names, str) else ",".join(names)
+
+
+def add_bidder_options(parser: argparse.ArgumentParser, what: str) -> None:
+    """``--bidder-option NAME=VALUE`` (repeatable), the library's ``bidder_options``."""
+    from ..options import BIDDER_OPTIONS
+
+    parser.add_argument("--bidder-option", action="append", default=[], metavar="NAME=VALUE",
+                        help=f"tune {what} (repeatable): e.g. --bidder-option pass_prob=0.8 --bidder-option "
+                             f"mc_samples=64; the names: {', '.join(sorted(BIDDER_OPTIONS))}")
+
+
+def bidder_options_of(args: argparse.Namespace) -> dict | None:
+    """The ``--bidder-option`` pairs as ``bidder_options`` (None when none is given): numbers, or a
+    player name (``mc_player``); the library checks names and values."""
+    options: dict = {}
+    for item in args.bidder_option:
+        name, sep, text = item.partition("=")
+        name, text = name.strip().lower(), text.strip()
+        if not sep or not name or not text:
+            raise UsageError(f"--bidder-option takes NAME=VALUE, e.g. pass_prob=0.8, got {item!r}")
+        if name in options:  # the later one would win unseen
+            raise UsageError(f"--bidder-option {name}= given twice")
+        options[name] = _number_or_name(text)
+    return options or None
+
+
+def _number_or_name(text: str) -> int | float | str:
+    """``64`` → 64, ``0.8`` → 0.8, ``Hard`` → ``"hard"`` (ASCII digits only: ``"²"`` stays text)."""
+    if text.isascii():
+        for kind in (int, float):
+            try:
+                return kind(text)
+            except ValueError:
+                pass
+    return text.lower()
 
 
 def player_name(text: str) -> str:
@@ -84,20 +134,31 @@ def add_rules(parser: argparse.ArgumentParser) -> None:
     """``--rules PRESET`` and ``--rule NAME=VALUE`` (repeatable)."""
     parser.add_argument("--rules", type=str.lower, choices=sorted(PRESETS), default="bulgarian",
                         help="rule preset (default bulgarian; the rules are in docs/rules.md)")
-    options = ", ".join(f.name for f in dataclasses.fields(Rules))
+    options = ", ".join(_option_fields())
     parser.add_argument("--rule", action="append", default=[], metavar="NAME=VALUE",
                         help=f"change one rule option of the preset (repeatable): {options}; "
-                             "e.g. --rule undertrump=required --rule match_target=101")
+                             "e.g. --rule undertrump=required --rule match_target=101 (the family is the "
+                             "preset's: --rules classic)")
+
+
+def _option_fields() -> dict:
+    """The rule options ``--rule`` changes: all but ``family``, which --rules chooses (changing it alone
+    would keep the other family's defaults: a silent hybrid)."""
+    return {f.name: f for f in dataclasses.fields(Rules) if f.name != "family"}
 
 
 def rules_of(args: argparse.Namespace) -> Rules:
     """The preset with the ``--rule`` changes (a UsageError names a bad one)."""
     rules = Rules.preset(args.rules)
-    fields = {f.name: f for f in dataclasses.fields(Rules)}
+    fields = _option_fields()
     changes, given = {}, {}
     for item in args.rule:
         name, sep, text = item.partition("=")
         name = name.strip().lower()
+        if name == "family":
+            raise UsageError(f"--rule family= would keep the other options of the {args.rules} preset, a mix of "
+                             f"families: choose a preset with --rules ({', '.join(sorted(PRESETS))}), then change "
+                             "its options with --rule")
         if not sep or name not in fields:
             raise UsageError(f"--rule takes NAME=VALUE with NAME one of {sorted(fields)}, got {item!r}")
         if name in changes:  # the later one would win unseen, as a typo in a long command line

@@ -10,8 +10,9 @@ import pandas as pd
 
 from ..registry import BIDDERS, PLAYERS
 from ..rules import CONTRACT_CODES, Rules
-from .common import (UsageError, add_contract, add_overwrite, add_rules, add_run_options, check_output_file,
-                     players_value, positive_int, progress_of, rules_of, seat)
+from .common import (UsageError, add_bidder_options, add_contract, add_overwrite, add_rules, add_run_options,
+                     bidder_options_of, bidders_value, check_output_file, players_value, positive_int, progress_of,
+                     rules_of, seat, seat_names_text)
 
 #: ``--out`` files by suffix (anything else is a dataset folder).
 FILE_SUFFIXES = (".csv", ".parquet")
@@ -30,9 +31,11 @@ def add_parser(sub) -> None:
     sim.add_argument("--players", type=players_value, default="random",
                      help="player of every seat, or four comma-separated (seats 0..3): "
                           + ", ".join(PLAYERS) + " (default: random)")
-    sim.add_argument("--bidders", type=str.lower, default=None, choices=sorted(BIDDERS),
-                     help="hold an auction per deal with these bidders (excludes --contract and --declarer; void "
-                          "deals are counted and left out of the table)")
+    sim.add_argument("--bidders", type=bidders_value, default=None,
+                     help="hold an auction per deal with these bidders: one of " + ", ".join(BIDDERS) + ", or four "
+                          "comma-separated (seats 0..3) (excludes --contract and --declarer; void deals are counted "
+                          "and left out of the table)")
+    add_bidder_options(sim, "the --bidders")
     sim.add_argument("--plays", action="store_true", help="with --out: also save every card played")
     sim.add_argument("--calls", action="store_true", help="with --out and --bidders: also save every call")
     sim.add_argument("--out", metavar="PATH",
@@ -100,6 +103,8 @@ def _check(args: argparse.Namespace) -> str | None:
         raise UsageError("--bidders excludes --contract and --declarer (the auction decides)")
     if args.calls and not args.bidders:
         raise UsageError("--calls needs --bidders (there is no auction without bidders)")
+    if args.bidder_option and not args.bidders:
+        raise UsageError("--bidder-option tunes the bidders: give --bidders too")
     if (args.plays or args.calls) and not args.out:
         raise UsageError("--plays and --calls save rows: give --out")
     if args.engine == "reference":
@@ -145,7 +150,7 @@ def _check_size(args: argparse.Namespace, rules: Rules, kind: str | None) -> Non
         return
     plan = plan_deals(rules=rules, contract=args.contract, declarer=args.declarer, players=args.players,
                       bidders=args.bidders, seed=args.seed, plays=args.plays, multiplier=1, worlds=args.worlds,
-                      calls=args.calls, bidder_options=None)
+                      calls=args.calls, bidder_options=bidder_options_of(args))
     advice = ("ask for fewer" if args.engine == "reference" else
               "give --out FOLDER, a dataset, which takes any number in bounded memory")
     check_fits_in_memory(args.n, DealArrays.bytes_per_deal(plan), f"{args.n:,} deals", advice)
@@ -179,7 +184,8 @@ def run(args: argparse.Namespace) -> int:
         deals = simulate_reference(args.n, rules, args.seed, args.contract, args.declarer)
         return _report(args, rules, deals, time.perf_counter() - start)
     kwargs = dict(rules=rules, contract=args.contract, declarer=args.declarer, players=args.players,
-                  bidders=args.bidders, seed=args.seed, worlds=args.worlds, plays=args.plays, calls=args.calls)
+                  bidders=args.bidders, seed=args.seed, worlds=args.worlds, plays=args.plays, calls=args.calls,
+                  **({"bidder_options": bidder_options_of(args)} if args.bidder_option else {}))
     if kind == "dataset":
         return _write_dataset(args, kwargs)
     from ..simulation import simulate
@@ -199,8 +205,8 @@ def _report(args, rules: Rules, deals: pd.DataFrame, elapsed: float) -> int:
         void = int((deals["outcome"] == "void").sum())
         print(f"{void:,} void deals (everybody passed) left out of the table")
         deals = deals[deals["outcome"] != "void"]
-    players = args.players if isinstance(args.players, str) else ",".join(args.players)
-    what = (f"auctions by {args.bidders} bidders" if args.bidders else
+    players = seat_names_text(args.players)
+    what = (f"auctions by {seat_names_text(args.bidders)} bidders" if args.bidders else
             f"{'random contract' if args.contract is None else 'contract ' + args.contract}, "
             f"{'random declarer' if args.declarer is None else f'declarer {args.declarer}'}")
     print(f"{args.n:,} deals, {rules.name} rules, {what}, players {players} ({args.engine} engine, seed {args.seed})")
