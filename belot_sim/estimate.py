@@ -50,6 +50,8 @@ from .stats import wilson_interval
 BLOCK = 1 << 16
 SEARCH_BLOCK = 1 << 12
 MAX_SAMPLES = 10**8
+#: Layouts of an estimate when ``samples`` is not given.
+DEFAULT_SAMPLES = 1000
 
 
 @dataclass(frozen=True)
@@ -351,7 +353,7 @@ def _auction_table(plan: AuctionPlan, players, min_p_made: float, bar: Progress 
 
 
 def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, auction=None, bidders="heuristic",
-                 known=None, turned=None, multiplier: int | None = None, samples: int = 1000, players=None,
+                 known=None, turned=None, multiplier: int | None = None, samples: int | None = None, players=None,
                  rules: Rules | str = "bulgarian", seed: int = 0, threads: int | None = None,
                  worlds: int = DEFAULT_WORLDS, method: str = "sample", max_tries: int | None = None,
                  min_samples: int | None = None, bidder_options: dict | None = None,
@@ -384,7 +386,8 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
         goes to ``seat``, the taker (required with a classic auction; one of the cards of an 8-card
         hand).
     multiplier : 1, 2 (doubled), 4 (redoubled) — bulgarian only (default 1, or the auction's).
-    samples : layouts of the unseen cards (uniform among the consistent ones).
+    samples : layouts of the unseen cards (uniform among the consistent ones); default 1000.  Not
+        with ``method="atlas"``, whose rows have their own.
     players : one player for all seats or four: ``"dd"`` (default; every seat double-dummy,
         perfect information), ``"pimc"``, ``"hard"``, ``"normal"``, ``"easy"``, ``"random"``.
     rules, seed, threads, worlds : as :func:`belot_sim.simulate` (layout ``i`` depends only on
@@ -415,6 +418,7 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
         return _atlas_estimate(hand, rules.check_contract(contract), seat,
                                None if dealer is None else check_int(dealer, "dealer", 0, 3), rules)
     players = "dd" if players is None else players
+    samples = DEFAULT_SAMPLES if samples is None else samples
     if auction is not None:
         if known is not None:
             raise ValueError("known= cannot be combined with auction= (give a classic turned card as turned=)")
@@ -459,7 +463,9 @@ def _check_atlas_arguments(auction, known, turned, players, multiplier, samples,
         raise ValueError(f'the bid atlas was computed with hard play; players={players!r} needs method="sample"')
     if multiplier is not None and check_multiplier(multiplier, rules) != 1:
         raise ValueError(f'the bid atlas scores undoubled deals; multiplier={multiplier!r} needs method="sample"')
-    _run_options(samples, seed, worlds, "hard")
+    if samples is not None:  # it would be ignored: an atlas row has the layouts it was computed on
+        raise ValueError(f'the bid atlas rows rest on their own layouts; samples={samples!r} needs method="sample"')
+    _run_options(DEFAULT_SAMPLES, seed, worlds, "hard")
     check_threads(threads)
     check_bool(progress, "progress")
 

@@ -25,6 +25,8 @@ POSITION = "belot deal; dealer 2; contract H; declarer 0; hands T.AQT9.T7.J AK98
     (dict(progress="x"), "progress"),
     (dict(bidders="foo"), "foo"),
     (dict(max_tries=10), "max_tries"),
+    (dict(samples=500), 'samples=500 needs method="sample"'),
+    (dict(samples=1000), 'samples=1000 needs method="sample"'),
 ])
 def test_the_atlas_estimate_refuses_what_it_cannot_honour(kwargs, pattern):
     with pytest.raises((ValueError, TypeError), match=pattern):
