@@ -1,5 +1,5 @@
 """``bs.match_tournament``: duplicate matches between teams (bidder, player), and ``belot-sim
-tournament --a --b``.
+tournament A B`` with teams as ``BIDDER:PLAYER``.
 
 * the pairing: deal k of match m has the same cards and dealer in both plays (teams' seats swapped);
 * the edge and the win rate are the documented means over the paired deals and the match pairs;
@@ -113,17 +113,20 @@ def test_bad_teams_are_refused_before_any_match(a, b, pattern, rejected_before_k
                            pattern)
 
 
-def test_cli_tournament_takes_teams_and_players(capsys):
-    assert cli_main(["tournament", "--a", "heuristic:hard", "--b", "random:hard", "-n", "4"]) == 0
+def test_cli_tournament_takes_teams_and_players_the_same_way(capsys):
+    assert cli_main(["tournament", "heuristic:Hard", "random:hard", "-n", "4"]) == 0
     out = capsys.readouterr().out
     assert "heuristic:hard vs random:hard" in out and "match win rate" in out
     assert cli_main(["tournament", "hard", "normal", "-n", "50"]) == 0
     assert "hard vs normal" in capsys.readouterr().out
-    assert cli_main(["tournament", "hard", "--a", "mc:hard", "--b", "heuristic:hard"]) == 2
-    assert cli_main(["tournament", "--a", "mc:hard", "--b", "heuristic"]) == 2
-    assert "bidder:player" in capsys.readouterr().err
-    assert cli_main(["tournament", "--a", "mc:hard", "-n", "2"]) == 2
-    assert "only --a was given" in capsys.readouterr().err
+    assert cli_main(["tournament", "hard", "heuristic:hard"]) == 2
+    assert "not one of each" in capsys.readouterr().err
+    assert cli_main(["tournament", "mc:hard", "heuristic:hard:x"]) == 2
+    assert "team B must be 'bidder:player'" in capsys.readouterr().err
+    assert cli_main(["tournament", "mc:hard"]) == 2
+    assert "give two players" in capsys.readouterr().err
+    assert cli_main(["tournament", "--a", "mc:hard", "--b", "heuristic:hard"]) == 2  # the flags of earlier versions
+    assert "teams are given as A B like players now" in capsys.readouterr().err
 
 
 def test_a_printed_table_of_one_match_says_n_a_and_tells_equal_teams_apart():

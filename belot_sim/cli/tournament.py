@@ -6,26 +6,26 @@ from __future__ import annotations
 import argparse
 import time
 
-from ..registry import PLAYERS
-from .common import (add_contract, add_overwrite, add_rules, add_run_options, check_output_file, player_name,
-                     positive_int, progress_of, rules_of, write_csv)
+from ..registry import BIDDERS, PLAYERS
+from .common import (UsageError, add_contract, add_overwrite, add_rules, add_run_options, check_output_file,
+                     player_name, positive_int, progress_of, rules_of, write_csv)
 
 
 def add_parser(sub) -> None:
     tour = sub.add_parser("tournament", help="duplicate tournament between two players, or matches between two teams",
-                          description="Players (A B): every deal is played twice on the same cards with the "
-                                      "players' seats swapped; prints the mean raw-point edge of A over B per "
-                                      "contract with a 95% confidence interval. Teams (--a BIDDER:PLAYER --b "
-                                      "BIDDER:PLAYER): every match is played twice on the same cards with the "
-                                      "teams' seats swapped, auctions included; prints the match-point edge per "
-                                      "deal and the match win rate of A, with 95% intervals. An interval needs two "
-                                      "deals (the win rate's two matches) at least: n/a otherwise. The same player "
-                                      "or team on both sides is marked (A) and (B).")
-    tour.add_argument("a", nargs="?", type=player_name,
-                      help="player A (seats 0/2 in the first play): " + ", ".join(PLAYERS))
-    tour.add_argument("b", nargs="?", type=player_name, help="player B")
-    tour.add_argument("--a", dest="team_a", metavar="BIDDER:PLAYER", help="team A, e.g. mc:hard (plays matches)")
-    tour.add_argument("--b", dest="team_b", metavar="BIDDER:PLAYER", help="team B, e.g. heuristic:hard")
+                          description="Players (A B, e.g. hard normal): every deal is played twice on the same "
+                                      "cards with the players' seats swapped; prints the mean raw-point edge of A "
+                                      "over B per contract with a 95% confidence interval. Teams (A B as "
+                                      "BIDDER:PLAYER, e.g. mc:hard heuristic:hard): every match is played twice on "
+                                      "the same cards with the teams' seats swapped, auctions included; prints the "
+                                      "match-point edge per deal and the match win rate of A, with 95% intervals. "
+                                      "An interval needs two deals (the win rate's two matches) at least: n/a "
+                                      "otherwise. The same player or team on both sides is marked (A) and (B).")
+    tour.add_argument("a", nargs="?", metavar="A", help="player A (seats 0/2 in the first play): " + ", ".join(PLAYERS)
+                      + "; or team A as BIDDER:PLAYER, e.g. mc:hard (bidders: " + ", ".join(BIDDERS) + ")")
+    tour.add_argument("b", nargs="?", metavar="B", help="player B, or team B (e.g. heuristic:hard); the same kind as A")
+    for flag in ("--a", "--b"):  # the teams' flags of earlier versions: say the one way now
+        tour.add_argument(flag, dest="old_team_flag", action="append", help=argparse.SUPPRESS)
     tour.add_argument("-n", type=positive_int, default=None,
                       help="duplicate deals (players; default 30,000) or matches (teams; default 200)")
     add_rules(tour)
@@ -36,15 +36,31 @@ def add_parser(sub) -> None:
     tour.set_defaults(func=run)
 
 
+def _sides(args: argparse.Namespace) -> tuple:
+    """``(a, b)``: two player names, or two ``(bidder, player)`` teams (a UsageError names a bad one)."""
+    from ..match_tournament import check_team
+
+    if args.old_team_flag:
+        raise UsageError("teams are given as A B like players now: e.g. belot-sim tournament mc:hard heuristic:hard "
+                         "(no --a/--b)")
+    if args.a is None or args.b is None:
+        raise UsageError("give two players (e.g. hard normal) or two teams as BIDDER:PLAYER (e.g. mc:hard "
+                         "heuristic:hard)")
+    teams = [":" in side for side in (args.a, args.b)]
+    if teams[0] != teams[1]:
+        raise UsageError(f"give two players (e.g. hard normal) or two teams (e.g. mc:hard heuristic:hard), not one "
+                         f"of each: got {args.a!r} and {args.b!r}")
+    if teams[0]:
+        return check_team(args.a, "A"), check_team(args.b, "B")
+    try:
+        return player_name(args.a), player_name(args.b)
+    except argparse.ArgumentTypeError as error:
+        raise UsageError(str(error)) from None
+
+
 def run(args: argparse.Namespace) -> int:
-    teams = args.team_a is not None or args.team_b is not None
-    if teams and (args.a or args.b):
-        raise ValueError("give two players (A B) or two teams (--a BIDDER:PLAYER --b BIDDER:PLAYER), not a mix")
-    if teams and (args.team_a is None or args.team_b is None):
-        given = "a" if args.team_b is None else "b"
-        raise ValueError(f"give both teams: --a BIDDER:PLAYER and --b BIDDER:PLAYER (only --{given} was given)")
-    if not teams and not (args.a and args.b):
-        raise ValueError("give two players (A B) or two teams (--a BIDDER:PLAYER --b BIDDER:PLAYER)")
+    args.a, args.b = _sides(args)
+    teams = isinstance(args.a, tuple)
     if args.csv:
         check_output_file("--csv", args.csv, args.overwrite)
     if teams:
@@ -66,11 +82,11 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _teams(args: argparse.Namespace) -> int:
-    from ..match_tournament import check_team, format_match_tournament, match_tournament
+    from ..match_tournament import format_match_tournament, match_tournament
 
     if args.contract is not None:
         raise ValueError("--contract does not apply to teams: their auctions decide")
-    a, b = check_team(args.team_a, "--a"), check_team(args.team_b, "--b")
+    a, b = args.a, args.b
     n = 200 if args.n is None else args.n
     start = time.perf_counter()
     table = match_tournament(a, b, n, rules=rules_of(args), seed=args.seed, threads=args.threads,
