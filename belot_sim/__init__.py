@@ -15,7 +15,7 @@ from .atlas import bid_atlas
 from .bots import Bot
 from .calibration import Calibration, calibration
 from .cards import format_card, format_cards, parse_card, parse_cards
-from .errors import DatasetMismatchError, IllegalActionError
+from .errors import DatasetMismatchError, DatasetWriteError, IllegalActionError
 from .cluster import simulate_dask
 from .datasets import read_parquet, simulate_matches_to_parquet, simulate_to_parquet
 from .estimate import BidEstimate, bid_table, bid_tables, estimate_bid, format_bid_table
@@ -33,6 +33,7 @@ from ._version import __version__
 
 __all__ = [
     "format_card", "format_cards", "parse_card", "parse_cards", "IllegalActionError", "DatasetMismatchError",
+    "DatasetWriteError",
     "BULGARIAN", "CLASSIC", "BRIDGE_BELOT_2001", "Contract", "Rules", "DealScore", "MatchProgress", "score_deal",
     "simulate", "simulate_matches", "simulate_to_parquet", "tournament", "format_tournament",
     "simulate_matches_to_parquet", "read_parquet", "simulate_dask", "bid_tables", "warmup",

@@ -1,6 +1,7 @@
 """A dataset's manifest, ``_belot_sim.json``: every argument it was made with, the package
-version, the rules in full, its size and partitioning, and which parts are done (with their row
-counts).  A resumed run must have made the same manifest: the first argument that differs is named.
+version, the rules in full, its size and partitioning, and which parts are done (each part file with
+its row count, size and CRC-32: :class:`PartFile`).  A resumed run must have made the same manifest:
+the first argument that differs is named.
 """
 
 from __future__ import annotations
@@ -19,7 +20,9 @@ MANIFEST = "_belot_sim.json"
 #: The lock file a writer holds (belot_sim/storage.py ``Store.lock``); readers of Parquet folders skip "_" names.
 LOCK = "_belot_sim.lock"
 FORMAT = "belot_sim dataset"
-FORMAT_VERSION = 1
+#: Format 2 records each part file's size and CRC-32 beside its rows; format 1 (rows only) is still read.
+FORMAT_VERSION = 2
+READ_VERSIONS = (1, 2)
 _PLAYERS = {code: name for name, code in POLICY_CODES.items()}
 _BIDDERS = {code: name for name, code in BIDDER_CODES.items()}
 
@@ -66,9 +69,35 @@ def _now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
+@dataclass(frozen=True)
+class PartFile:
+    """What the manifest records of one finished part file: its rows, and the size and CRC-32 of its
+    bytes as written (``None`` in a format-1 manifest), which a resume and :func:`~belot_sim.read_parquet`
+    compare with the file before trusting a row of it."""
+
+    rows: int
+    size: int | None = None
+    crc32: int | None = None
+
+    def to_record(self) -> dict:
+        return {"rows": self.rows, "bytes": self.size, "crc32": self.crc32}
+
+    @classmethod
+    def from_record(cls, value) -> PartFile:
+        """From a manifest's JSON: a record, or a bare row count (format 1)."""
+        if isinstance(value, dict):
+            extra = set(value) - {"rows", "bytes", "crc32"}
+            if extra:
+                raise ValueError(f"a part file's record has unknown keys {sorted(extra)}")
+            size, crc = value.get("bytes"), value.get("crc32")
+            return cls(_count(value, "rows", 0), None if size is None else _count(value, "bytes", 0),
+                       None if crc is None else _count(value, "crc32", 0))
+        return cls(_count({"rows": value}, "rows", 0))
+
+
 @dataclass
 class Manifest:
-    """What ``_belot_sim.json`` holds.  ``parts``: the done parts, ``{index: {frame: rows}}``."""
+    """What ``_belot_sim.json`` holds.  ``parts``: the done parts, ``{index: {frame: PartFile}}``."""
 
     kind: str  # "deals" or "matches"
     frames: list[str]  # the frames, each a folder of parts: ["deals", "plays", ...]
@@ -77,7 +106,7 @@ class Manifest:
     partition_size: int
     arguments: dict
     version: str = __version__
-    parts: dict[int, dict[str, int]] = field(default_factory=dict)
+    parts: dict[int, dict[str, PartFile]] = field(default_factory=dict)
     created: str = field(default_factory=_now)
     updated: str = field(default_factory=_now)
 
@@ -123,7 +152,8 @@ class Manifest:
                   "kind": self.kind, "frames": self.frames, "n": self.n, "start": self.start,
                   "partition_size": self.partition_size, "n_parts": self.n_parts, "complete": self.complete,
                   "arguments": self.arguments, "created": self.created, "updated": _now(),
-                  "parts": {str(k): rows for k, rows in sorted(self.parts.items())}}
+                  "parts": {str(k): {f: part.to_record() for f, part in files.items()}
+                            for k, files in sorted(self.parts.items())}}
         return (json.dumps(record, indent=1) + "\n").encode()
 
     @classmethod
@@ -132,13 +162,13 @@ class Manifest:
             record = json.loads(data)
             if record.get("format") != FORMAT:
                 raise ValueError("not a belot_sim manifest")
-            if record.get("format_version") != FORMAT_VERSION:
+            if record.get("format_version") not in READ_VERSIONS:
                 raise ValueError(f"manifest format {record.get('format_version')!r}, this version of belot_sim "
-                                 f"reads format {FORMAT_VERSION}")
+                                 f"reads formats {READ_VERSIONS}")
             manifest = cls(kind=record["kind"], frames=list(record["frames"]), n=_count(record, "n", 0),
                            start=_count(record, "start", 0), partition_size=_count(record, "partition_size", 1),
                            arguments=record["arguments"], version=record["belot_sim_version"],
-                           parts={int(k): {f: int(r) for f, r in rows.items()} for k, rows in record["parts"].items()},
+                           parts=_parse_parts(record["parts"]),
                            created=record.get("created", ""), updated=record.get("updated", ""))
             manifest._check()
             return manifest
@@ -158,11 +188,11 @@ class Manifest:
             raise ValueError(f"frames of a {self.kind} dataset are {first!r} then some of {others}, got {self.frames}")
         if not isinstance(self.arguments, dict):
             raise ValueError(f"arguments must be a mapping, got {type(self.arguments).__name__}")
-        for k, rows in self.parts.items():
+        for k, files in self.parts.items():
             if not 0 <= k < self.n_parts:
                 raise ValueError(f"part {k} is listed, the dataset has parts 0..{self.n_parts - 1}")
-            if sorted(rows) != sorted(self.frames) or min(rows.values()) < 0:
-                raise ValueError(f"part {k} lists rows {rows}, expected a count >= 0 for each of {self.frames}")
+            if sorted(files) != sorted(self.frames):
+                raise ValueError(f"part {k} lists the files {sorted(files)}, expected one for each of {self.frames}")
 
 
 def first_difference(mine: dict, theirs: dict, prefix: str = ""):
@@ -177,6 +207,16 @@ def first_difference(mine: dict, theirs: dict, prefix: str = ""):
                 return first_difference(a, b, f"{prefix}{key}.")
             return f"{prefix}{key}", a, b
     return None, None, None
+
+
+def _parse_parts(parts: dict) -> dict[int, dict[str, PartFile]]:
+    out = {}
+    for k, files in parts.items():
+        try:
+            out[int(k)] = {f: PartFile.from_record(r) for f, r in files.items()}
+        except (ValueError, TypeError, AttributeError) as error:
+            raise ValueError(f"part {k}: {error}") from None
+    return out
 
 
 #: The frames of each kind of dataset: the first one always, then any of the others, in this order.

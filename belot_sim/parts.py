@@ -1,7 +1,9 @@
-"""A dataset's part files checked from their Parquet footers: against the manifest that lists them
-(row counts, the id range in the id column's statistics), and against the arguments recorded in
-each file, so parts a manifest does not list (it was deleted, or a cluster task finished after
-Ctrl-C) can be kept by a resume with the same arguments.
+"""A dataset's part files checked: against the manifest that lists them (from the Parquet footer: row
+counts, the id range in the id column's statistics; from every byte: the size and CRC-32 the writer
+recorded), and against the arguments recorded in each file, so parts a manifest does not list (it
+was deleted, or a cluster task finished after Ctrl-C) can be kept by a resume with the same
+arguments; those have no recorded CRC-32, so they are read in full with Parquet's page checksums
+verified (every data and dictionary page carries one) before they are kept.
 
 Every part file carries, in its key-value metadata, :data:`IDENTITY_KEY`: the manifest's
 :meth:`~belot_sim.manifest.Manifest.identity` as canonical JSON (everything a resume must match),
@@ -13,11 +15,12 @@ before parts recorded their run) is checked by its rows and ids alone.
 from __future__ import annotations
 
 import json
+import zlib
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 
 from .kernels.batch.match import DEAL_ID_STRIDE
-from .manifest import FRAMES, Manifest, first_difference
+from .manifest import FRAMES, Manifest, PartFile, first_difference
 from .storage import Store
 
 IDENTITY_KEY = b"belot_sim.identity"
@@ -25,6 +28,8 @@ PART_KEY = b"belot_sim.part"
 FRAME_KEY = b"belot_sim.frame"
 #: Footers read at a time (on a remote store each is a request).
 READERS = 8
+#: Bytes read at a time while a part file's CRC-32 is computed (memory stays bounded by READERS of them).
+CHUNK = 8 << 20
 #: The folders of a dataset's frames, of either kind.
 FRAME_FOLDERS = frozenset(name for names in FRAMES.values() for name in names)
 
@@ -50,11 +55,12 @@ class PartSpec:
         return {IDENTITY_KEY: self.identity, PART_KEY: str(k).encode(), FRAME_KEY: frame.encode()}
 
 
-def part_problems(store: Store, manifest: Manifest, frames: list[str]) -> dict[int, str]:
+def part_problems(store: Store, manifest: Manifest, frames: list[str], content: bool = False) -> dict[int, str]:
     """``{part: its first problem}`` of the listed parts whose file of one of ``frames`` is not the one
-    the manifest lists (:func:`part_problem`; footers only, about a millisecond a file locally)."""
+    the manifest lists (:func:`part_problem`; footers only, about a millisecond a file locally, unless
+    ``content``: then every byte too)."""
     def first_problem(k: int) -> str | None:
-        return next((p for f in frames if (p := part_problem(store, manifest, k, f)) is not None), None)
+        return next((p for f in frames if (p := part_problem(store, manifest, k, f, content)) is not None), None)
 
     listed = sorted(manifest.parts)
     with ThreadPoolExecutor(max_workers=READERS) as pool:
@@ -62,34 +68,65 @@ def part_problems(store: Store, manifest: Manifest, frames: list[str]) -> dict[i
     return {k: p for k, p in problems.items() if p is not None}
 
 
-def part_problem(store: Store, manifest: Manifest, k: int, frame: str) -> str | None:
+def part_problem(store: Store, manifest: Manifest, k: int, frame: str, content: bool = False) -> str | None:
     """Why the file of part ``k`` of ``frame`` is not the one the manifest lists (``None``: it is):
     missing, unreadable, another row count, or ids outside the part's range (a part copied or
-    moved from elsewhere), read from the footer's statistics of the id column."""
+    moved from elsewhere), read from the footer's statistics of the id column; with ``content``,
+    also another size or CRC-32 than the manifest records (any changed byte)."""
     name = store.join(frame, part_name(k))
     metadata, problem = _footer(store, name)
     if problem is not None:
         return problem
-    rows = manifest.parts[k][frame]
-    if metadata.num_rows != rows:
-        return f"its part {name} has {metadata.num_rows} rows, the manifest lists {rows}"
-    return _id_problem(manifest, k, frame, name, metadata) or _stamp_problem(manifest, k, frame, name, metadata,
-                                                                             unstamped_ok=True)
+    record = manifest.parts[k][frame]
+    if metadata.num_rows != record.rows:
+        return f"its part {name} has {metadata.num_rows} rows, the manifest lists {record.rows}"
+    problem = _id_problem(manifest, k, frame, name, metadata) or _stamp_problem(manifest, k, frame, name, metadata,
+                                                                                unstamped_ok=True)
+    if problem is None and content and record.crc32 is not None:
+        try:
+            size, crc = file_digest(store, name)
+        except OSError as error:
+            return f"its part {name} cannot be read ({error})"
+        problem = content_problem(record, name, size, crc)
+    return problem
 
 
-def unlisted_parts(store: Store, manifest: Manifest) -> dict[int, dict[str, int]]:
-    """``{part: rows per frame}`` of the parts the manifest does not list whose files are all there,
-    were written with the manifest's identity as part ``k`` and hold the part's ids: a resume keeps
-    them as done."""
+def file_digest(store: Store, name: str) -> tuple[int, int]:
+    """``(size, CRC-32)`` of every byte of the file ``name``, read in chunks of :data:`CHUNK`."""
+    size = crc = 0
+    with store.fs.open_input_stream(name) as stream:
+        while chunk := stream.read(CHUNK):
+            crc = zlib.crc32(chunk, crc)
+            size += len(chunk)
+    return size, crc
+
+
+def content_problem(record: PartFile, name: str, size: int, crc: int) -> str | None:
+    """Why a file of ``size`` bytes and CRC-32 ``crc`` is not the part file ``record`` describes
+    (``None``: it is, or the record has no checksum: a format-1 manifest)."""
+    if record.crc32 is None:
+        return None
+    if size != record.size:
+        return f"its part {name} has {size} bytes, the manifest records {record.size}"
+    if crc != record.crc32:
+        return (f"its part {name} has changed since it was written (CRC-32 {crc:08x}, the manifest records "
+                f"{record.crc32:08x})")
+    return None
+
+
+def unlisted_parts(store: Store, manifest: Manifest, skip: set[int] = frozenset()) -> dict[int, dict[str, PartFile]]:
+    """``{part: its files}`` of the parts the manifest does not list (nor ``skip`` does) whose files
+    are all there, were written with the manifest's identity as part ``k``, hold the part's ids and
+    read back with every page checksum right: a resume keeps them as done."""
     present = [set(store.names(frame)) for frame in manifest.frames]
-    candidates = [k for k in manifest.missing() if all(part_name(k) in names for names in present)]
+    candidates = [k for k in manifest.missing() if k not in skip and all(part_name(k) in names for names in present)]
     with ThreadPoolExecutor(max_workers=READERS) as pool:
         found = dict(zip(candidates, pool.map(lambda k: _stamped_rows(store, manifest, k), candidates)))
     return {k: rows for k, rows in found.items() if rows is not None}
 
 
-def _stamped_rows(store: Store, manifest: Manifest, k: int) -> dict[str, int] | None:
-    rows = {}
+def _stamped_rows(store: Store, manifest: Manifest, k: int) -> dict[str, PartFile] | None:
+    files = {}
     for frame in manifest.frames:
         name = store.join(frame, part_name(k))
         metadata, problem = _footer(store, name)
@@ -99,8 +136,27 @@ def _stamped_rows(store: Store, manifest: Manifest, k: int) -> dict[str, int] | 
             return None  # the first frame has a row per id
         if _id_problem(manifest, k, frame, name, metadata) is not None:
             return None
-        rows[frame] = metadata.num_rows
-    return rows
+        files[frame] = _verified_pages(store, name, metadata.num_rows)
+        if files[frame] is None:
+            return None
+    return files
+
+
+def _verified_pages(store: Store, name: str, rows: int) -> PartFile | None:
+    """The record of a part file no manifest lists, once it read back whole with every page's
+    checksum verified and ``rows`` rows (``None``: it did not)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    try:
+        with store.fs.open_input_stream(name) as stream:
+            data = stream.read()
+        table = pq.read_table(pa.BufferReader(data), page_checksum_verification=True)
+    except damaged_file_errors():
+        return None
+    if table.num_rows != rows:
+        return None
+    return PartFile(rows, len(data), zlib.crc32(data))
 
 
 def foreign_part(store: Store, manifest: Manifest) -> str | None:
@@ -160,13 +216,23 @@ def _text(value: bytes | None) -> str:
     return "?" if value is None else value.decode(errors="replace")
 
 
+def damaged_file_errors() -> tuple[type[BaseException], ...]:
+    """What pyarrow raises reading a damaged Parquet file: its own exceptions (each also a built-in
+    one: ArrowInvalid a ValueError, ArrowIndexError an IndexError, ...) and the built-ins, among them
+    MemoryError for a size field a flipped bit made huge."""
+    import pyarrow as pa
+
+    return (pa.lib.ArrowException, OSError, ValueError, TypeError, IndexError, KeyError, MemoryError,
+            NotImplementedError)
+
+
 def _footer(store: Store, name: str):
     """``(the file's Parquet metadata, None)``, or ``(None, why it cannot be read)``."""
     import pyarrow.parquet as pq
 
     try:
         return pq.read_metadata(name, filesystem=store.fs), None
-    except (OSError, ValueError) as error:
+    except damaged_file_errors() as error:
         return None, f"its part {name} cannot be read ({error})"
 
 

@@ -2,10 +2,12 @@
 in-memory ``simulate`` (measured just before and just after each run, each time the best of three
 calls); ``simulate_dask`` on a local cluster of two single-thread worker processes against
 ``simulate(threads=2)`` (its groupby also as the best of three runs, the reference's own statistic);
-the cost of resuming a complete 1,000-part dataset.  Each ratio is measured ``--rounds`` times
-(default 3) and the median counts: on a shared machine one run says little.
+the cost of resuming a complete 1,000-part dataset; the cost of the part files' checksums: writing
+and reading back ``--checksum-n`` deals (30 M) with this code and with ``--baseline`` (a commit
+before the checksums, run from a git worktree), alternating.  Each ratio is measured ``--rounds``
+times (default 3) and the median counts: on a shared machine one run says little.
 
-Run: ``python benchmarks/datasets.py [--n 100000000] [--only streams,cluster,resume] [--record]``.
+Run: ``python benchmarks/datasets.py [--n 100000000] [--only streams,cluster,resume,checksums] [--record]``.
 Each measurement runs in its own process (peak RSS is that process's), after a warm-up call that
 loads the kernels; the dataset is written to a temporary folder and deleted.  The figures are side
 by side in one run: the ratios are what this benchmark is for.
@@ -83,6 +85,23 @@ print(json.dumps({{"seconds": time.perf_counter() - t}}))
 """
 
 
+WRITE_READ = """
+import json, time, belot_sim as bs
+bs.simulate_to_parquet({warm!r}, 100_000, partition_size=50_000, progress=False)
+t = time.perf_counter()
+bs.simulate_to_parquet({path!r}, {n}, partition_size=1_000_000, progress=False)
+write = time.perf_counter() - t
+t = time.perf_counter()
+rows = len(bs.read_parquet({path!r}))
+read = time.perf_counter() - t
+t = time.perf_counter()
+bs.simulate_to_parquet({path!r}, {n}, partition_size=1_000_000, progress=False, resume=True)
+resume = time.perf_counter() - t
+assert rows == {n}
+print(json.dumps({{"write": write, "read": read, "resume": resume, "file": bs.__file__}}))
+"""
+
+
 def settle(path: Path) -> None:
     """Delete a dataset and wait for the disk to catch up (the kernel's write-back of gigabytes
     would slow the next measurement)."""
@@ -91,10 +110,13 @@ def settle(path: Path) -> None:
     time.sleep(2)
 
 
-def child(code: str, folder: Path) -> dict:
+def child(code: str, folder: Path, source: Path = REPO) -> dict:
+    """Run ``code`` in a new process with the belot_sim of ``source`` (a checkout); its last line of
+    JSON."""
     script = folder / "bench.py"
     script.write_text(textwrap.dedent(code))
-    done = subprocess.run([sys.executable, str(script)], cwd=REPO, capture_output=True, text=True)
+    env = {**os.environ, "PYTHONPATH": str(source)}
+    done = subprocess.run([sys.executable, str(script)], cwd=source, capture_output=True, text=True, env=env)
     if done.returncode != 0:
         raise SystemExit(done.stderr[-3000:])
     return json.loads(done.stdout.strip().splitlines()[-1])
@@ -144,6 +166,32 @@ def cluster_rounds(out, memory, n: int, rounds: int, folder: Path) -> None:
         out(f"  {name}: median {statistics.median(ratios[key]):.2f} of simulate(threads=2)")
 
 
+def checksum_rounds(out, n: int, baseline: str, rounds: int, folder: Path) -> None:
+    """Write, read back and resume ``n`` deals with this code and with ``baseline``'s, alternating, in
+    ``rounds`` rounds; each figure's median and the ratio of the medians."""
+    tree = folder / "baseline"
+    subprocess.run(["git", "worktree", "add", "--detach", str(tree), baseline], cwd=REPO, check=True,
+                   capture_output=True)
+    try:
+        times = {"current": [], "baseline": []}
+        for k in range(rounds):
+            for name, source in (("current", REPO), ("baseline", tree)):
+                path = folder / f"checksums-{name}"
+                code = WRITE_READ.format(n=n, path=str(path), warm=str(folder / f"warm-{name}-{k}"))
+                result = child(code, folder, source)
+                assert result["file"].startswith(str(source)), result["file"]
+                times[name].append(result)
+                settle(path)
+        out(f"{n:,} deals, partitions of 1,000,000, random play, lz4; this code (CRC-32 of every part file, page "
+            f"checksums) vs {baseline} (neither), alternating, {rounds} rounds, median seconds:")
+        for key, what in (("write", "simulate_to_parquet"), ("read", "read_parquet (every column)"),
+                          ("resume", "resume=True of the complete dataset")):
+            now, before = (statistics.median(r[key] for r in times[name]) for name in ("current", "baseline"))
+            out(f"  {what}: {now:.2f} s vs {before:.2f} s ({now / before:.2f}x)")
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(tree)], cwd=REPO, capture_output=True)
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--n", type=positive_int, default=100_000_000,
@@ -157,13 +205,17 @@ def main(argv=None) -> int:
                              "(default 3)")
     parser.add_argument("--memory-n", type=positive_int, default=5_000_000,
                         help="deals of each in-memory call (default 5 M)")
-    parser.add_argument("--only", default="streams,cluster,resume",
-                        help="comma-separated parts to run: streams, cluster, resume (default all)")
+    parser.add_argument("--checksum-n", type=positive_int, default=30_000_000,
+                        help="deals of the checksum cost runs (default 30 M)")
+    parser.add_argument("--baseline", default="2210215",
+                        help="the commit the checksum runs compare with (default 2210215, before the checksums)")
+    parser.add_argument("--only", default="streams,cluster,resume,checksums",
+                        help="comma-separated parts to run: streams, cluster, resume, checksums (default all)")
     parser.add_argument("--record", action="store_true", help="add the result to benchmarks/RESULTS.md")
     args = parser.parse_args(argv)
     parts = set(args.only.split(","))
-    if not parts or parts - {"streams", "cluster", "resume"}:
-        parser.error(f"--only: expected parts among streams, cluster, resume, got {args.only!r}")
+    if not parts or parts - {"streams", "cluster", "resume", "checksums"}:
+        parser.error(f"--only: expected parts among streams, cluster, resume, checksums, got {args.only!r}")
     out = Tee()
     out(environment())
     folder = Path(tempfile.mkdtemp(prefix="belot-bench-"))
@@ -180,8 +232,10 @@ def main(argv=None) -> int:
             cluster_rounds(out, memory, args.cluster_n, args.rounds, folder)
         if "resume" in parts:
             resume = child(RESUME.format(path=str(folder / "parts")), folder)
-            out(f"resume=True on a complete 1,000-part dataset (manifest + footer of every part): "
+            out(f"resume=True on a complete 1,000-part dataset (manifest, footer and CRC-32 of every part): "
                 f"{resume['seconds']:.2f} s")
+        if "checksums" in parts:
+            checksum_rounds(out, args.checksum_n, args.baseline, args.rounds, folder)
     finally:
         shutil.rmtree(folder, ignore_errors=True)
     if args.record:

@@ -14,6 +14,7 @@ import subprocess
 import sys
 import textwrap
 import time
+import zlib
 
 import pandas as pd
 import pyarrow.parquet as pq
@@ -78,7 +79,10 @@ def test_the_manifest_records_every_argument_the_rules_and_the_parts(tmp_path):
     assert args["rules"] == {"name": rules.name, **rules.options()}
     assert args["players"] == ["hard", "random", "hard", "random"] and args["contract"] == ["H", "NT"]
     assert (args["declarer"], args["seed"], args["bidders"], args["plays"]) == (2, 9, None, False)
-    assert m["parts"] == {str(k): {"deals": 100} for k in range(3)}
+    assert sorted(m["parts"]) == ["0", "1", "2"] and m["format_version"] == 2
+    for k, files in m["parts"].items():
+        data = (tmp_path / "run" / "deals" / datasets.part_name(int(k))).read_bytes()
+        assert files == {"deals": {"rows": 100, "bytes": len(data), "crc32": zlib.crc32(data)}}
 
 
 def test_match_datasets_have_match_aligned_parts(tmp_path):
@@ -149,7 +153,7 @@ def test_a_part_copied_from_another_part_is_found_and_recomputed(tmp_path, kind,
     for frame in copied:
         (path / frame / datasets.part_name(1)).write_bytes((path / frame / datasets.part_name(3)).read_bytes())
     parts = manifest_of(path)["parts"]
-    assert all(parts["1"][f] == parts["3"][f] for f in copied)
+    assert all(parts["1"][f]["rows"] == parts["3"][f]["rows"] for f in copied)
     for frame in copied:
         with pytest.raises(ValueError, match=rf"damaged: its part .*{datasets.part_name(1)} holds .*, part 1 is"):
             bs.read_parquet(path, frame=frame)
@@ -170,8 +174,10 @@ BAD_MANIFESTS = [
     ("frames", ["plays", "deals"], "frames of a deals dataset"),
     ("frames", ["deals", "deals"], "frames of a deals dataset"),
     ("parts", {"7": {"deals": 100}}, "part 7 is listed, the dataset has parts 0..1"),
-    ("parts", {"0": {"deals": -1}}, "part 0 lists rows"),
-    ("parts", {"0": {"plays": 100}}, "part 0 lists rows"),
+    ("parts", {"0": {"deals": -1}}, "part 0: rows must be an integer >= 0"),
+    ("parts", {"0": {"deals": {"rows": 5, "bytes": -1, "crc32": 0}}}, "part 0: bytes must be an integer >= 0"),
+    ("parts", {"0": {"deals": {"rows": 5, "md5": "x"}}}, r"part 0: .*unknown keys \['md5'\]"),
+    ("parts", {"0": {"plays": 100}}, "part 0 lists the files"),
     ("arguments", [1, 2], "arguments must be a mapping"),
 ]
 
