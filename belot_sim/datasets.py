@@ -205,8 +205,11 @@ def _damaged(store: Store, problem: str) -> ValueError:
                       "such part")
 
 
-#: Part files read at a time by :func:`read_parquet` (each is decoded on pyarrow's threads too).
-READ_AHEAD = 2
+#: Part files read at a time by :func:`read_parquet` (each is decoded on pyarrow's threads too).  Measured
+#: on 30 parts of 1 M deals in a warm process (2026-12-07, b6186ea, 2 cores): 1, 2, 4 at a time took
+#: 1.38, 1.46, 1.22 s (medians of 3; pyarrow's own read of the same files, unchecked, 1.56 s; the
+#: files' CRC-32 alone 0.59 s).
+READ_AHEAD = 4
 
 
 def _read_verified(store: Store, manifest: Manifest, frame: str, columns, filters):
