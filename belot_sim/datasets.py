@@ -48,8 +48,8 @@ from .kernels.batch.match import MAX_MATCH_ID
 from .manifest import LOCK, MANIFEST, Manifest, PartFile, deal_arguments, match_arguments
 from .matches import CLIENT_PARTITION as MATCH_PARTITION
 from .matches import MatchPlan, match_blocks, plan_arguments, plan_matches
-from .parts import (FRAME_FOLDERS, PartSpec, content_problem, damaged_file_errors, foreign_part, part_name,
-                    part_problems, unlisted_parts)
+from .parts import (COLUMNS_KEY, FRAME_FOLDERS, PartSpec, columns_record, content_problem, damaged_file_errors,
+                    foreign_part, part_name, part_problems, unlisted_parts)
 from .progress import Progress
 from .simulation import BLOCK, MAX_DEALS, SLOW_BLOCK, DealArrays, DealPlan, deal_blocks, plan_deals, simulate_arguments
 from .storage import TEMPORARY_PREFIX, Store, is_url
@@ -224,15 +224,18 @@ def _read_verified(store: Store, manifest: Manifest, frame: str, columns, filter
             data = store.read_bytes(frame, part_name(k))
         except OSError as error:
             raise _damaged(store, f"its part {name} cannot be read ({error})") from None
-        problem = content_problem(manifest.parts[k][frame], name, len(data), zlib.crc32(data))
+        record = manifest.parts[k][frame]
+        problem = content_problem(record, name, len(data), zlib.crc32(data))
         if problem is not None:
             raise _damaged(store, problem)
         try:
             return pq.read_table(pa.BufferReader(data), columns=columns, filters=filters)
         except (*damaged_file_errors(), OverflowError) as error:  # OverflowError: a filter's value too big
-            if filters is None:  # the bytes are the ones written (or a format-1 manifest records no CRC-32)
+            if filters is not None:
+                raise ValueError(f"bad filters {filters!r}: {error}") from None
+            if record.crc32 is None:  # a format-1 manifest: nothing says the bytes are the ones written
                 raise _damaged(store, f"its part {name} cannot be read ({error})") from None
-            raise ValueError(f"bad filters {filters!r}: {error}") from None
+            raise  # the bytes are the ones written: not damage
 
     with ThreadPoolExecutor(max_workers=READ_AHEAD) as pool:
         return pa.concat_tables(pool.map(read, sorted(manifest.parts)))
@@ -478,8 +481,10 @@ class _ChecksummedSink:
 
     def close(self) -> None:
         if not self.closed:
-            self.closed = True
-            self.stream.close()
+            try:
+                self.stream.close()
+            finally:
+                self.closed = True
 
 
 class _PartFiles:
@@ -501,6 +506,7 @@ class _PartFiles:
         self.frame = frames[0]  # the file being worked on: the one an error names
 
     def write(self, make_frames) -> None:
+        self.frame = self.frames[0]  # an error making the frames names the part's first file
         for name, frame in zip(self.frames, make_frames()):
             self.frame = name
             table = _arrow(frame, self.metadata[name])
@@ -513,6 +519,7 @@ class _PartFiles:
         import pyarrow.parquet as pq
 
         sink = self.sinks[name] = _ChecksummedSink(self.store.fs.open_output_stream(self.store.join(self.temps[name])))
+        schema = schema.with_metadata({**schema.metadata, COLUMNS_KEY: columns_record(schema)})
         writer = self.writers[name] = pq.ParquetWriter(sink, schema, **_writer_options(schema.names, self.compression))
         return writer
 

@@ -90,6 +90,8 @@ class PartFile:
             if extra:
                 raise ValueError(f"a part file's record has unknown keys {sorted(extra)}")
             size, crc = value.get("bytes"), value.get("crc32")
+            if (size is None) != (crc is None):
+                raise ValueError(f"a part file's record needs both bytes and crc32 or neither, got {value}")
             return cls(_count(value, "rows", 0), None if size is None else _count(value, "bytes", 0),
                        None if crc is None else _count(value, "crc32", 0))
         return cls(_count({"rows": value}, "rows", 0))

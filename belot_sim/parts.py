@@ -24,6 +24,9 @@ from .manifest import FRAMES, Manifest, PartFile, first_difference
 from .storage import Store
 
 IDENTITY_KEY = b"belot_sim.identity"
+#: The file's columns as written (names and Arrow types): page checksums do not cover the footer, where
+#: a flipped byte can rename a column or change its type; a part no manifest lists must match it.
+COLUMNS_KEY = b"belot_sim.columns"
 PART_KEY = b"belot_sim.part"
 FRAME_KEY = b"belot_sim.frame"
 #: Footers read at a time (on a remote store each is a request).
@@ -142,21 +145,29 @@ def _stamped_rows(store: Store, manifest: Manifest, k: int) -> dict[str, PartFil
     return files
 
 
+def columns_record(schema) -> bytes:
+    """:data:`COLUMNS_KEY`'s value for an Arrow ``schema``: its columns' names and types as JSON (text as
+    ``string``: pandas' text columns are written as ``large_string`` and read back as ``string``)."""
+    return json.dumps([[field.name, str(field.type).replace("large_string", "string")] for field in schema]).encode()
+
+
 def _verified_pages(store: Store, name: str, rows: int) -> PartFile | None:
-    """The record of a part file no manifest lists, once it read back whole with every page's
-    checksum verified and ``rows`` rows (``None``: it did not)."""
-    import pyarrow as pa
+    """The record of a part file no manifest lists, once it read back whole, a row group at a time,
+    with every page's checksum verified, ``rows`` rows and the columns it records (``None``: it did
+    not)."""
     import pyarrow.parquet as pq
 
     try:
-        with store.fs.open_input_stream(name) as stream:
-            data = stream.read()
-        table = pq.read_table(pa.BufferReader(data), page_checksum_verification=True)
+        with store.fs.open_input_file(name) as handle:
+            parquet = pq.ParquetFile(handle, page_checksum_verification=True)
+            recorded = (parquet.schema_arrow.metadata or {}).get(COLUMNS_KEY)
+            if recorded is None or recorded != columns_record(parquet.schema_arrow):
+                return None
+            read = sum(batch.num_rows for batch in parquet.iter_batches())
+        size, crc = file_digest(store, name)
     except damaged_file_errors():
         return None
-    if table.num_rows != rows:
-        return None
-    return PartFile(rows, len(data), zlib.crc32(data))
+    return PartFile(rows, size, crc) if read == rows else None
 
 
 def foreign_part(store: Store, manifest: Manifest) -> str | None:

@@ -177,6 +177,7 @@ BAD_MANIFESTS = [
     ("parts", {"0": {"deals": -1}}, "part 0: rows must be an integer >= 0"),
     ("parts", {"0": {"deals": {"rows": 5, "bytes": -1, "crc32": 0}}}, "part 0: bytes must be an integer >= 0"),
     ("parts", {"0": {"deals": {"rows": 5, "md5": "x"}}}, r"part 0: .*unknown keys \['md5'\]"),
+    ("parts", {"0": {"deals": {"rows": 5, "crc32": 7}}}, "part 0: .*needs both bytes and crc32 or neither"),
     ("parts", {"0": {"plays": 100}}, "part 0 lists the files"),
     ("arguments", [1, 2], "arguments must be a mapping"),
 ]

@@ -37,11 +37,16 @@ def main(argv: list[str] | None = None) -> int:
             return FAILED
         return CLOSED_PIPE
     except (ValueError, TypeError, ImportError) as error:  # bad cards, seats, options, a missing extra
-        print(f"belot-sim {args.command}: {error}", file=sys.stderr)
+        print(f"belot-sim {args.command}: {_message(error)}", file=sys.stderr)
         return USAGE
     except (OSError, RuntimeError) as error:  # the run failed: a file not written, a scheduler gone
-        print(f"belot-sim {args.command}: {error}", file=sys.stderr)
+        print(f"belot-sim {args.command}: {_message(error)}", file=sys.stderr)
         return FAILED
+
+
+def _message(error: BaseException) -> str:
+    """The error's text with its notes (a dataset writer's note names the part and the remedy)."""
+    return "; ".join([str(error), *getattr(error, "__notes__", ())])
 
 
 def _stdout_closed(error: BrokenPipeError) -> bool:
