@@ -19,14 +19,14 @@ import pandas as pd
 
 from .bots import Bot, fill_record, new_record, play_state_of, turned_card_of
 from .cards import format_card
-from .checks import check_int
+from .checks import check_int, check_seed
 from .kernels.play_loop import play_scratch
 from .reference import state_from_text
 from .registry import PERFECT_INFORMATION, PLAYERS, POLICY_CODES
-from .simulation import search_token
+from .searching import MAX_WORLDS, search_token
 
-DEFAULT_WORLDS = 200
-MAX_WORLDS = 100_000
+#: Layouts over which analyze() averages each card (a judge: more than a player's 20).
+ANALYZE_WORLDS = 200
 
 
 def _players(players) -> tuple[str, ...]:
@@ -54,7 +54,7 @@ def layout_table(deal, worlds: int, seed: int, turned_card: int = -1) -> tuple[i
     return legal, out
 
 
-def analyze(state, *, worlds: int = DEFAULT_WORLDS, seed: int = 0, players=tuple(PLAYERS)) -> pd.DataFrame:
+def analyze(state, *, worlds: int = ANALYZE_WORLDS, seed: int = 0, players=tuple(PLAYERS)) -> pd.DataFrame:
     """One row per legal card of the seat to move at ``state`` (a reference ``DealState``,
     ``FullDealState`` in its play or ``MatchState``, or a position text as ``belot-sim analyze`` takes:
     docs/notation.md, its ``?`` hands drawn with ``seed``), best first by ``pimc_mean``.
@@ -72,7 +72,7 @@ def analyze(state, *, worlds: int = DEFAULT_WORLDS, seed: int = 0, players=tuple
     from .solve import solve_state
 
     worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
-    seed = check_int(seed, "seed", 0, 2**64 - 1)
+    seed = check_seed(seed)
     if isinstance(state, str):
         state = state_from_text(state, seed=seed)
     deal = play_state_of(state)

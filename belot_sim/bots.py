@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .checks import check_int
+from .checks import check_int, check_seed
 from .kernels.bidding.position import bot_call
 from .kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME
 from .kernels.core.layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A_FAMILY, A_MULTIPLIER, A_N_CALLS, A_OVER,
@@ -52,10 +52,8 @@ from .options import bidder_params
 from .reference import DealState, FullDealState, MatchState
 from .registry import BIDDER_CODES, BIDDERS, PERFECT_INFORMATION, PLAYERS, POLICY_CODES, is_searching
 from .rules import Rules
-from .simulation import search_token
+from .searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
 
-DEFAULT_WORLDS = 20
-MAX_WORLDS = 100_000
 
 
 def _name(value, registry, what: str) -> str:
@@ -155,7 +153,7 @@ class Bot:
         self.rules = Rules.coerce(rules)
         self._accepted_rules = self.rules
         self.worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
-        self.seed = check_int(seed, "seed", 0, 2**64 - 1)
+        self.seed = check_seed(seed)
         self._ints, self._weights = bidder_params(self.rules, bidder_options,
                                                   () if self.bidder is None else (BIDDER_CODES[self.bidder],))
         if bidder_options and self.bidder is None and self.player != "expert":  # expert: its model's options

@@ -25,7 +25,8 @@ from .checks import check_int
 from .conditional import TooFewLayouts
 from .estimate import estimate_bid
 from .rules import Contract, Rules
-from .simulation import DEFAULT_WORLDS, simulate
+from .searching import DEFAULT_WORLDS
+from .simulation import simulate
 from .stats import wilson_interval
 
 METHODS = ("auction", "uniform", "atlas")
@@ -130,7 +131,8 @@ def _estimate_settings(method: str, rules: Rules, players, estimate_players, sam
         chosen = players if estimate_players is None else estimate_players
         policy_codes(chosen)  # raises on a bad name
         return chosen, samples
-    from .atlas import atlas_meta, check_atlas_rules, plays_as_atlas
+    from .atlas import plays_as_atlas
+    from .atlas_table import atlas_meta, check_atlas_rules
 
     check_atlas_rules(rules, 'method="atlas"')
     if estimate_players is not None and not plays_as_atlas(estimate_players):

@@ -22,6 +22,11 @@ def check_int(value, name: str, low: int, high: int) -> int:
     return int(value)
 
 
+def check_seed(seed, name: str = "seed") -> int:
+    """A seed: an integer in 0 .. 2**64 - 1 (the streams are splitmix64 of it)."""
+    return check_int(seed, name, 0, 2**64 - 1)
+
+
 def check_bool(value, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {value!r}")

@@ -267,7 +267,7 @@ def play_accepted(ids: np.ndarray, fixed: np.ndarray, free: np.ndarray, contract
     from .kernels.batch.estimate import auction_rollout
     from .kernels.core.layouts import AH_SIZE, D_DECLARER, D_SIZE, P_SIZE
     from .registry import is_searching
-    from .simulation import search_token
+    from .searching import search_token
 
     codes = np.array([int(c) for c in contracts], dtype=np.int64)
     search = search_token() if is_searching(policies) else None

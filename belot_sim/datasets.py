@@ -41,7 +41,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 import pandas as pd
 
 from .checks import check_bool, check_int, check_threads, numba_threads
-from .cluster import DEFAULT_PARTITION, check_client, check_partition_size, run_partitions
+from .cluster import DEFAULT_PARTITION, check_partition_size
+from .distributed import check_client, run_partitions
 from .errors import DatasetMismatchError, DatasetWriteError
 from .frames import CALL_DTYPE, CONTRACT_DTYPE, OUTCOME_DTYPE
 from .kernels.batch.match import MAX_MATCH_ID

@@ -66,7 +66,7 @@ from pettingzoo.utils import wrappers
 
 from .bots import Bot, fill_record, new_record, same_deal_rules
 from .cards import format_card, iter_cards
-from .checks import check_int
+from .checks import check_seed
 from .errors import IllegalActionError
 from .kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME, MAX_CALLS, N_CODES
 from .kernels.core.dealing import deal_pack
@@ -125,7 +125,7 @@ def _opponents(opponents, rules: Rules) -> dict[int, Bot]:
 
 def _check_seed(seed) -> int | None:
     """The environment's seed, checked as ``simulate``'s (``None``: drawn at the first reset)."""
-    return None if seed is None else check_int(seed, "seed", 0, 2**64 - 1)
+    return None if seed is None else check_seed(seed)
 
 
 class raw_env(AECEnv):

@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 from .cards import format_cards, popcount, to_mask
-from .checks import check_bool, check_int, check_probability, check_threads, numba_threads
+from .checks import check_bool, check_int, check_probability, check_seed, check_threads, numba_threads
 from .compiling import announce
 from .frames import categorize, deal_columns, join_arrays
 from .kernels.batch.rollout import SEARCH_CHUNK
@@ -42,7 +42,7 @@ from .registry import is_searching, model_codes, policy_codes
 from .rules import Contract, Rules
 from .runs import blocks
 from .scoring import check_multiplier
-from .simulation import DEFAULT_WORLDS, MAX_WORLDS, search_token
+from .searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
 from .stats import wilson_interval
 
 #: Layouts per kernel call at most (blocks are sized to about half a second of work,
@@ -172,7 +172,7 @@ class BidPlan:
 def _run_options(samples, seed, worlds, players) -> tuple[int, int, int, np.ndarray]:
     """``samples``, ``seed`` and ``worlds`` checked, and the policy codes of ``players``."""
     samples = check_int(samples, "samples", 1, MAX_SAMPLES)
-    seed = check_int(seed, "seed", 0, 2**64 - 1)
+    seed = check_seed(seed)
     worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
     return samples, seed, worlds, np.array(policy_codes(players), dtype=np.int64)
 
@@ -250,7 +250,8 @@ def _summary(frame: pd.DataFrame, contract: Contract, seat: int, samples: int, t
 
 
 def _atlas_estimate(hand, contract, seat: int, dealer: int | None, rules: Rules) -> BidEstimate:
-    from .atlas import atlas_counts, check_atlas_rules
+    from .atlas import atlas_counts
+    from .atlas_table import check_atlas_rules
 
     check_atlas_rules(rules, 'method="atlas"')
     counts = atlas_counts(hand, contract, seat, dealer)
@@ -551,7 +552,7 @@ def bid_tables(hands, *, client=None, threads: int | None = None, progress: bool
     threads = check_threads(threads)
     with Progress(check_bool(progress, "progress"), "bid tables", sum(p.samples for p in plans), "layouts") as bar:
         if client is not None:
-            from .cluster import check_client, run_partitions
+            from .distributed import check_client, run_partitions
 
             tasks = [(plan, options["players"], min_p_made, threads) for plan in plans]
             tables = run_partitions(check_client(client, "bid_tables"), _table_on_worker, tasks, progress=bar,

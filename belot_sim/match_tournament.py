@@ -19,7 +19,7 @@ from .matches import DEFAULT_MAX_DEALS, simulate_matches
 from .progress import Progress
 from .registry import BIDDERS, PLAYERS
 from .rules import CONTRACT_CODES, Rules
-from .simulation import DEFAULT_WORLDS
+from .searching import DEFAULT_WORLDS
 from .stats import NA_NOTE, format_interval, side_names, sums_interval
 
 #: Matches per block of a tournament whose deals are not returned (a few MB of frames per block).

@@ -15,7 +15,7 @@ import numba
 import numpy as np
 import pandas as pd
 
-from .checks import check_bool, check_fits_in_memory, check_int, check_threads, numba_threads
+from .checks import check_bool, check_fits_in_memory, check_int, check_seed, check_threads, numba_threads
 from .cluster import check_partition_size
 from .compiling import announce
 from .frames import call_frame, categorize, deal_columns, join_blocks, play_frame
@@ -30,7 +30,7 @@ from .progress import Progress
 from .registry import bidder_codes, is_searching, is_slow, policy_codes
 from .rules import Rules
 from .runs import blocks, interruptible
-from .simulation import DEFAULT_WORLDS, MAX_WORLDS, search_token
+from .searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
 
 MATCH_COLUMNS = ("match_id", "first_dealer", "winner", "score0", "score1", "deals", "target")
 #: Columns of the ``deals`` frame besides ``match_id, deal`` and the ``simulate`` deal columns.
@@ -104,7 +104,7 @@ def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="rando
         if client is None:
             with numba_threads(threads):
                 return tuple(run_matches(plan, start, n, bar))
-        from .cluster import check_client, partitions, run_partitions
+        from .distributed import check_client, partitions, run_partitions
 
         client = check_client(client, "simulate_matches")
         tasks = [(plan, start + offset, size, threads)
@@ -152,7 +152,7 @@ class MatchPlan:
 def plan_matches(*, rules, players, bidders, seed, worlds, bidder_options, max_deals, plays, calls) -> MatchPlan:
     """Check ``simulate_matches``' arguments (a clear error names the first bad one) into a plan."""
     rules = Rules.coerce(rules)
-    seed = check_int(seed, "seed", 0, 2**64 - 1)
+    seed = check_seed(seed)
     if bidders is None:
         raise ValueError("simulate_matches needs bidders= (every deal of a match starts with an auction)")
     bidder_array = np.array(bidder_codes(bidders), dtype=np.int64)

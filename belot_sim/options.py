@@ -71,7 +71,7 @@ def bidder_params(rules: Rules | str | None = None, options: dict | None = None,
     rules = Rules.coerce("bulgarian" if rules is None else rules)
     ints[BIDDER_INTS["FLAGS"].offset] = flags_of(rules)
     if BIDDER_CODES["atlas"] in {int(c) for c in codes}:
-        from .atlas import check_atlas_rules
+        from .atlas_table import check_atlas_rules
 
         check_atlas_rules(rules, "the atlas bidder")
         weights = _with_atlas(weights.tobytes())
@@ -84,7 +84,7 @@ def _with_atlas(weights: bytes) -> np.ndarray:
     the table on every call cost 7 ms (``simulate(100, bidders="atlas")`` took 8.5 ms against
     1.7 ms with ``heuristic``).  Writable like every weights array (Numba compiles read-only arrays
     as another type); nothing writes to a plan's weights."""
-    from .atlas import atlas_lookup
+    from .atlas_table import atlas_lookup
 
     return np.concatenate([np.frombuffer(weights, dtype=np.float64), atlas_lookup()])
 

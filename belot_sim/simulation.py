@@ -14,8 +14,9 @@ import numba
 import numpy as np
 import pandas as pd
 
-from .checks import check_bool, check_fits_in_memory, check_int, check_threads, numba_threads
+from .checks import check_bool, check_fits_in_memory, check_int, check_seed, check_threads, numba_threads
 from .compiling import announce
+from .searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
 from .frames import call_frame, categorize, deal_columns, play_frame
 from .kernels.batch.rollout import SEARCH_CHUNK, rollout
 from .kernels.core.auction_rules import MAX_CALLS
@@ -36,18 +37,7 @@ BLOCK = 1 << 20
 FIRST_BLOCK = 1 << 14
 #: Deals per kernel call at most when a deal takes milliseconds (dd/pimc players, mc bidders).
 SLOW_BLOCK = 1 << 16
-DEFAULT_WORLDS = 20
-MAX_WORLDS = 100_000
 MAX_DEALS = 2**40
-
-
-def search_token() -> np.ndarray:
-    """What the kernels get as ``search`` when a seat searches: the addresses of the compiled search
-    (``None`` in its place compiles a kernel without the solver).  Loads the solver on first use."""
-    with announce("solver"):
-        from .kernels.solver.api import search_entries
-
-        return search_entries()
 
 
 @dataclass(frozen=True)
@@ -105,7 +95,7 @@ def plan_deals(*, rules, contract, declarer, players, bidders, seed, plays, mult
                bidder_options) -> DealPlan:
     """Check ``simulate``'s arguments (a clear error names the first bad one) into a plan."""
     rules = Rules.coerce(rules)
-    seed = check_int(seed, "seed", 0, 2**64 - 1)
+    seed = check_seed(seed)
     auction = bidders is not None
     if auction and (contract is not None or declarer is not None or multiplier != 1):
         raise ValueError("with bidders the auction decides contract, declarer and multiplier: "

@@ -15,7 +15,8 @@ from .checks import check_bool, check_int, check_threads, numba_threads
 from .cluster import check_partition_size
 from .progress import Progress
 from .rules import CONTRACT_CODES
-from .simulation import DEFAULT_WORLDS, MAX_DEALS, DealPlan, deal_blocks, plan_deals, run_deals
+from .searching import DEFAULT_WORLDS
+from .simulation import MAX_DEALS, DealPlan, deal_blocks, plan_deals, run_deals
 from .stats import NA_NOTE, format_interval, side_names, sums_interval
 
 #: Duplicate deals per task on a Dask client.
@@ -51,7 +52,7 @@ def tournament(a: str, b: str, n: int, *, rules="bulgarian", contract=None, decl
     partition_size = check_partition_size(partition_size)  # also without a client
     with Progress(progress, "tournament", n, "duplicate deals") as bar:
         if client is not None:
-            from .cluster import check_client, partitions, run_partitions
+            from .distributed import check_client, partitions, run_partitions
 
             client = check_client(client, "tournament")
             tasks = [(first, second, start + offset, size, threads)

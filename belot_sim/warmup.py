@@ -17,7 +17,8 @@ def _run(key: str) -> None:
     """The smallest call of each family (it compiles, or loads from the cache, that family only)."""
     from .estimate import estimate_bid
     from .matches import simulate_matches
-    from .simulation import search_token, simulate
+    from .searching import search_token
+    from .simulation import simulate
     from .solve import solve, solve_moves
 
     calls = {

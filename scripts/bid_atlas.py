@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 import belot_sim as bs
-from belot_sim import atlas
+from belot_sim import atlas_build, atlas_table
 
 from gallery_common import output_file, positive_int, run, seed_int, thread_count
 
@@ -37,7 +37,7 @@ SHAPING = ("samples", "seed", "parts", "rows", "players", "rules", "version")
 
 
 def manifest_of(args) -> dict:
-    return {"samples": args.samples, "seed": args.seed, "parts": args.parts, "rows": len(atlas.atlas_rows()[0]),
+    return {"samples": args.samples, "seed": args.seed, "parts": args.parts, "rows": len(atlas_table.atlas_rows()[0]),
             "players": "hard", "rules": "bulgarian", "version": bs.__version__}
 
 
@@ -62,7 +62,7 @@ def check_directory(out: Path, wanted: dict, resume: bool) -> None:
 def run_local(out: Path, missing: list[int], args) -> None:
     started = time.perf_counter()
     for k, part in enumerate(missing, 1):
-        atlas.compute_part(out, part, args.parts, args.samples, args.seed, args.threads)
+        atlas_build.compute_part(out, part, args.parts, args.samples, args.seed, args.threads)
         elapsed = time.perf_counter() - started
         left = elapsed / k * (len(missing) - k)
         print(f"\rpart {part} done: {k}/{len(missing)} ({elapsed:.0f} s, about {left:.0f} s left)", end="",
@@ -76,7 +76,7 @@ def run_cluster(out: Path, missing: list[int], args) -> None:
     except ImportError as error:
         raise SystemExit("--scheduler needs dask.distributed (pip install 'dask[distributed]')") from error
     client = Client(args.scheduler)
-    futures = client.map(atlas.compute_part, [str(out)] * len(missing), missing, parts=args.parts,
+    futures = client.map(atlas_build.compute_part, [str(out)] * len(missing), missing, parts=args.parts,
                          samples=args.samples, seed=args.seed, pure=False)
     for k, future in enumerate(as_completed(futures), 1):
         print(f"\rpart {future.result()} done: {k}/{len(missing)}", end="", file=sys.stderr, flush=True)
@@ -86,11 +86,11 @@ def run_cluster(out: Path, missing: list[int], args) -> None:
 def assemble(out: Path, args, seconds: float) -> Path:
     import numpy as np
 
-    totals = np.concatenate([atlas.read_part(out, part, args.parts) for part in range(args.parts)])
+    totals = np.concatenate([atlas_build.read_part(out, part, args.parts) for part in range(args.parts)])
     head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True)
     meta = {**manifest_of(args), "date": datetime.date.today().isoformat(), "commit": head.stdout.strip(),
             "seconds_this_run": round(seconds, 1)}
-    return atlas.write_table(args.table, totals, meta)
+    return atlas_build.write_table(args.table, totals, meta)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -102,14 +102,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--threads", type=thread_count, default=None, help="Numba threads of a local run (default all)")
     parser.add_argument("--resume", action="store_true", help="continue the job in --out")
     parser.add_argument("--scheduler", help="a dask.distributed scheduler address, e.g. tcp://host:8786")
-    parser.add_argument("--table", type=output_file, default=str(atlas.DATA),
-                        help=f"the assembled table (default {atlas.DATA})")
+    parser.add_argument("--table", type=output_file, default=str(atlas_table.DATA),
+                        help=f"the assembled table (default {atlas_table.DATA})")
     args = parser.parse_args(argv)
     if args.samples >= 1 << 16:
         parser.error(f"--samples must be in 1..65535, got {args.samples}")
     out = Path(args.out)
     check_directory(out, manifest_of(args), args.resume)
-    missing = [part for part in range(args.parts) if atlas.read_part(out, part, args.parts) is None]
+    missing = [part for part in range(args.parts) if atlas_build.read_part(out, part, args.parts) is None]
     print(f"{args.parts - len(missing)} of {args.parts} parts done, computing {len(missing)}", file=sys.stderr)
     started = time.perf_counter()
     if missing:

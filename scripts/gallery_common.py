@@ -29,7 +29,7 @@ import numpy as np
 import pandas as pd
 
 import belot_sim as bs
-from belot_sim.atlas import check_atlas_rules
+from belot_sim.atlas_table import check_atlas_rules
 from belot_sim.cli.common import positive_int
 from belot_sim.io import write_csv_atomically
 from belot_sim.kernels.batch.match import MAX_MATCH_ID

@@ -35,8 +35,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "benchmarks"))
 
 import belot_sim as bs  # noqa: E402
 from belot_sim import reference as ref  # noqa: E402
-from belot_sim.analysis import MAX_WORLDS as ANALYZE_MAX_WORLDS  # noqa: E402
-from belot_sim.bots import MAX_WORLDS  # noqa: E402
+from belot_sim.searching import MAX_WORLDS  # noqa: E402
 from belot_sim.cards import popcount  # noqa: E402
 from belot_sim.simulation import MAX_DEALS  # noqa: E402
 from bots import deals  # noqa: E402  (benchmarks/bots.py: hard deals as reference states)
@@ -97,7 +96,7 @@ def main(argv=None) -> int:
     parser.add_argument("--deals", type=at_most(MAX_DEALS), default=800,
                         help="hard deals to take positions from (default 800)")
     parser.add_argument("--players", default=DEFAULT_PLAYERS, help=f"comma-separated (default {DEFAULT_PLAYERS})")
-    parser.add_argument("--judge-worlds", type=at_most(ANALYZE_MAX_WORLDS), default=60,
+    parser.add_argument("--judge-worlds", type=at_most(MAX_WORLDS), default=60,
                         help="the judge's layouts (default 60)")
     parser.add_argument("--seed", type=seed_int, default=1, help="the deals' seed (default 1)")
     args = parser.parse_args(argv)

@@ -18,30 +18,30 @@ import numpy as np
 import pytest
 
 import belot_sim as bs
-from belot_sim import atlas
+from belot_sim import atlas_build, atlas_table
 from belot_sim.kernels.bidding.atlas_bidder import hand_rank
 
 REPO = Path(__file__).resolve().parent.parent
 
 
 def test_classes_respect_suit_symmetry():
-    suits, others = atlas.class_keys()
+    suits, others = atlas_table.class_keys()
     assert (len(suits), len(others)) == (38_304, 10_808)
     hand = bs.parse_cards("JH 9H AS 7C 8D")
     swapped = bs.parse_cards("JH 9H AC 7S 8D")  # two side suits exchanged: the same hearts class
-    assert atlas.row_of(hand, 2, 1) == atlas.row_of(swapped, 2, 1)
-    assert atlas.row_of(hand, 2, 1) != atlas.row_of(hand, 3, 1)  # spades as trump is another class
+    assert atlas_table.row_of(hand, 2, 1) == atlas_table.row_of(swapped, 2, 1)
+    assert atlas_table.row_of(hand, 2, 1) != atlas_table.row_of(hand, 3, 1)  # spades as trump is another class
     rotated = bs.parse_cards("JS 9S AD 7H 8C")
-    assert atlas.row_of(hand, 4, 0) == atlas.row_of(rotated, 4, 0)  # NT: any permutation of the suits
-    assert atlas.row_of(hand, 5, 3) == atlas.row_of(rotated, 5, 3)
-    masks, kinds, positions = atlas.atlas_rows()
+    assert atlas_table.row_of(hand, 4, 0) == atlas_table.row_of(rotated, 4, 0)  # NT: any permutation of the suits
+    assert atlas_table.row_of(hand, 5, 3) == atlas_table.row_of(rotated, 5, 3)
+    masks, kinds, positions = atlas_table.atlas_rows()
     assert len(masks) == 4 * (len(suits) + 2 * len(others))
-    row = atlas.row_of(hand, 2, 1)
+    row = atlas_table.row_of(hand, 2, 1)
     assert (kinds[row], positions[row]) == (0, 1) and bin(int(masks[row])).count("1") == 5
 
 
 def test_hand_ranks_are_the_combinatorial_number_system():
-    ranks = sorted(hand_rank(np.int64(h)) for h in atlas.all_hands()[:: 97])
+    ranks = sorted(hand_rank(np.int64(h)) for h in atlas_table.all_hands()[:: 97])
     assert len(set(ranks)) == len(ranks) and ranks[0] >= 0 and ranks[-1] < 201_376
     assert hand_rank(np.int64(0b11111)) == 0 and hand_rank(np.int64(0b11111 << 27)) == 201_375
 
@@ -51,23 +51,24 @@ def test_the_shipped_table_has_every_row_and_reproduces():
     assert len(frame) == 239_680
     assert frame["p_made"].between(0, 1).all() and (frame["p_made_low"] <= frame["p_made"]).all()
     assert (frame["p_made"] <= frame["p_made_high"]).all()
-    meta = atlas.atlas_meta()
+    meta = atlas_table.atlas_meta()
     assert meta["players"] == "hard" and meta["samples"] == frame["samples"].iloc[0]
-    assert atlas.DATA.stat().st_size < 5_000_000
+    assert atlas_table.DATA.stat().st_size < 5_000_000
     for row in (0, 123_456, 239_679):
-        totals = atlas.compute_rows(row, row + 1, samples=meta["samples"], seed=meta["seed"])[0]
+        totals = atlas_build.compute_rows(row, row + 1, samples=meta["samples"], seed=meta["seed"])[0]
         got = frame.iloc[row]
         assert got.p_made == totals[0] / meta["samples"] and got.p_hanging == totals[1] / meta["samples"]
         assert got.mean_score_bidding == pytest.approx(totals[2] / meta["samples"], abs=0.006)
         assert got.mean_raw_defenders == pytest.approx(totals[5] / meta["samples"], abs=0.06)
     # stronger trumps do better: the jack and nine of trumps against two small ones
-    strong, weak = (frame.iloc[atlas.row_of(bs.parse_cards(t), 3, 0)].ev for t in ("JS 9S AC 7D 8H", "7S 8S AC 7D 8H"))
+    strong, weak = (frame.iloc[atlas_table.row_of(bs.parse_cards(t), 3, 0)].ev
+                    for t in ("JS 9S AC 7D 8H", "7S 8S AC 7D 8H"))
     assert strong > weak
 
 
 def test_estimate_from_the_atlas():
     est = bs.estimate_bid("JH 9H AH KS 7C", "H", seat=1, dealer=3, method="atlas")
-    row = bs.bid_atlas().iloc[atlas.row_of(bs.parse_cards("JH 9H AH KS 7C"), 2, 1)]
+    row = bs.bid_atlas().iloc[atlas_table.row_of(bs.parse_cards("JH 9H AH KS 7C"), 2, 1)]
     assert est.method == "atlas" and est.p_made == row.p_made and est.samples == row.samples
     assert est.mean_score_bidding - est.mean_score_defenders == pytest.approx(row.ev)
     pooled = bs.estimate_bid("JH 9H AH KS 7C", "H", method="atlas")
@@ -81,13 +82,13 @@ def test_estimate_from_the_atlas():
 
 
 def test_the_atlas_bidders_table_agrees_with_the_rows():
-    lookup = atlas.atlas_lookup()
+    lookup = atlas_table.atlas_lookup()
     frame = bs.bid_atlas()
-    hands = atlas.all_hands()
+    hands = atlas_table.all_hands()
     for h in hands[::20011]:
         for contract in range(6):
             for position in range(4):
-                expected = frame.iloc[atlas.row_of(int(h), contract, position)].ev
+                expected = frame.iloc[atlas_table.row_of(int(h), contract, position)].ev
                 assert lookup[hand_rank(np.int64(h)) * 24 + contract * 4 + position] == pytest.approx(expected)
 
 
@@ -101,7 +102,7 @@ def test_the_atlas_bidders_weights_are_made_once_per_set_of_options():
     _, other = bidder_params("bulgarian", {"atlas_min_ev": -0.5}, atlas_code)
     assert again is first and other is not first  # the 38 MB table is not copied again
     assert first[BIDDER_WEIGHTS["ATLAS_MIN_EV"].offset] == 0.5 and other[BIDDER_WEIGHTS["ATLAS_MIN_EV"].offset] == -0.5
-    assert first.flags.writeable and np.array_equal(first[BW_SIZE:], atlas.atlas_lookup())
+    assert first.flags.writeable and np.array_equal(first[BW_SIZE:], atlas_table.atlas_lookup())
 
 
 def test_the_atlas_bidder_bids_in_simulate_and_in_a_bot():
@@ -156,10 +157,11 @@ def test_a_partition_computed_in_blocks_equals_one_call_over_its_rows(tmp_path, 
     """compute_part plays its rows a block at a time (Ctrl-C stops it between two); rows depend only on
     their ids, so the partition is the one kernel call's."""
     calls = []
-    compute_rows = atlas.compute_rows
-    monkeypatch.setattr(atlas, "compute_rows", lambda a, b, **kw: calls.append((a, b)) or compute_rows(a, b, **kw))
-    assert atlas.compute_part(tmp_path, 3, 2000, samples=1000, seed=7, threads=1) == 3  # the first block: 64 rows
-    start, stop = atlas.part_bounds(3, 2000)
+    compute_rows = atlas_build.compute_rows
+    monkeypatch.setattr(atlas_build, "compute_rows",
+                        lambda a, b, **kw: calls.append((a, b)) or compute_rows(a, b, **kw))
+    assert atlas_build.compute_part(tmp_path, 3, 2000, samples=1000, seed=7, threads=1) == 3  # the first block: 64 rows
+    start, stop = atlas_build.part_bounds(3, 2000)
     assert len(calls) >= 2 and calls[0] == (start, start + 64) and calls[-1][1] == stop
     assert all(b == c for (_, b), (c, _) in zip(calls, calls[1:]))  # consecutive ranges
-    assert np.array_equal(np.load(atlas.part_path(tmp_path, 3)), compute_rows(start, stop, samples=1000, seed=7))
+    assert np.array_equal(np.load(atlas_build.part_path(tmp_path, 3)), compute_rows(start, stop, samples=1000, seed=7))

@@ -505,7 +505,7 @@ def test_refusals_leave_an_existing_dataset_untouched(tmp_path):
     bs.simulate_to_parquet(path, 200, partition_size=100, seed=1, resume=True, worlds=7)
     after = files(path)
     assert {k: v for k, v in after.items() if k != MANIFEST} == {k: v for k, v in before.items() if k != MANIFEST}
-    assert json.loads(after[MANIFEST])["arguments"]["worlds"] == bs.simulation.DEFAULT_WORLDS
+    assert json.loads(after[MANIFEST])["arguments"]["worlds"] == bs.searching.DEFAULT_WORLDS
 
 
 def test_a_refused_resume_says_what_differs_in_its_own_error(tmp_path):

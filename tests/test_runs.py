@@ -146,9 +146,8 @@ LONG_CALLS = {
     "estimate_bid": ("bs.estimate_bid(HAND, 'H', samples=8, players='pimc')",
                      "bs.estimate_bid(HAND, 'H', samples=10**6, players='pimc')"),
     "bid_table": ("bs.bid_table(HAND, samples=8)", "bs.bid_table(HAND, samples=10**7)"),
-    "atlas partition": ("__import__('os').makedirs(OUT + '-atlas') or "
-                        "bs.atlas.compute_part(OUT + '-atlas', 0, 239680, 2, 1)",
-                        "bs.atlas.compute_part(OUT + '-atlas', 1, 4, 1000, 1)"),  # about 60,000 rows
+    "atlas partition": ("__import__('os').makedirs(OUT + '-atlas') or ATLAS_BUILD.compute_part(OUT + '-atlas', 0, "
+                        "239680, 2, 1)", "ATLAS_BUILD.compute_part(OUT + '-atlas', 1, 4, 1000, 1)"),  # 60,000 rows
     "estimate_bid auction": ("bs.estimate_bid(HAND, 'H', seat=2, dealer=3, auction='PC', samples=8)",
                              "bs.estimate_bid(HAND, 'H', seat=2, dealer=3, auction='PC', samples=10**5)"),
     # a match is the smallest block (some 10-20 deals): with 60 layouts a pimc decision it takes about 4 s,
@@ -163,6 +162,7 @@ LONG_CALLS = {
 CHILD = """
 import signal, sys
 import belot_sim as bs
+from belot_sim import atlas_build as ATLAS_BUILD
 # Ctrl-C raises KeyboardInterrupt, as in a terminal (a shell's background job starts with SIGINT ignored)
 signal.signal(signal.SIGINT, signal.default_int_handler)
 HAND, OUT = "JH 9H AH KS 7C", sys.argv[1]

@@ -26,11 +26,11 @@ def add_parser(sub) -> None:
 
 def run(args: argparse.Namespace) -> int:
     from ..analysis import analyze, format_analysis
-    from ..checks import check_int
+    from ..checks import check_seed
     from ..reference import state_from_text
     from ..registry import PLAYERS
 
-    check_int(args.seed, "seed", 0, 2**64 - 1)  # the layouts' bound, said before the position is read
+    check_seed(args.seed)  # the layouts' bound, said before the position is read
     state = state_from_text(args.position, seed=args.seed)
     players = tuple(PLAYERS) if args.players is None else tuple(p.strip() for p in args.players.split(","))
     table = analyze(state, worlds=args.worlds, seed=args.seed, players=players)

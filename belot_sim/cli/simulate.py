@@ -141,11 +141,11 @@ def _check_size(args: argparse.Namespace, rules: Rules, kind: str | None) -> Non
     """Before the first compile, for either engine: ``-n`` and ``--seed`` in the library's ranges, and
     rows that fit in memory (the fast engine's bound per deal; the reference engine keeps more) unless
     they go to a dataset, which takes any ``-n`` in bounded memory."""
-    from ..checks import check_fits_in_memory, check_int
+    from ..checks import check_fits_in_memory, check_int, check_seed
     from ..simulation import MAX_DEALS, DealArrays, plan_deals
 
     check_int(args.n, "-n", 1, MAX_DEALS)
-    check_int(args.seed, "--seed", 0, 2**64 - 1)
+    check_seed(args.seed, "--seed")
     if kind == "dataset":
         return
     plan = plan_deals(rules=rules, contract=args.contract, declarer=args.declarer, players=args.players,
@@ -236,7 +236,7 @@ def _write_dataset(args, kwargs) -> int:
 
     client = None
     if args.scheduler:
-        from ..cluster import require
+        from ..distributed import require
 
         distributed = require("--scheduler")
         try:
