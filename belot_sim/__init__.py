@@ -10,26 +10,23 @@ DealScore(outcome='made', bidding=10, defenders=6, hanging=0)
 """
 
 from . import _cache  # noqa: F401  (first: sets Numba's cache directory before any kernel exists)
-from .analysis import analyze
-from .atlas import bid_atlas
-from .bots import Bot
-from .calibration import Calibration, calibration
-from .cards import format_card, format_cards, parse_card, parse_cards
-from .errors import DatasetMismatchError, DatasetWriteError, IllegalActionError
-from .cluster import simulate_dask
-from .datasets import read_parquet, simulate_matches_to_parquet, simulate_to_parquet
-from .estimate import BidEstimate, bid_table, bid_tables, estimate_bid, format_bid_table
-from .stats import wilson_interval
-from .match_tournament import format_match_tournament, match_tournament
-from .matches import simulate_matches
-from .registry import BIDDERS, PLAYERS
-from .rules import BRIDGE_BELOT_2001, BULGARIAN, CLASSIC, Contract, Rules
-from .scoring import DealScore, MatchProgress, score_deal
-from .simulation import simulate
-from .solve import solve, solve_moves, solve_position, solve_state
-from .tournament import format_tournament, tournament
-from .warmup import warmup
+from . import _moved
 from ._version import __version__
+from .datasets import read_parquet, simulate_matches_to_parquet, simulate_to_parquet
+from .engine.registry import BIDDERS, PLAYERS
+from .engine.stats import wilson_interval
+from .errors import DatasetMismatchError, DatasetWriteError, IllegalActionError
+from .estimates import (BidEstimate, Calibration, bid_atlas, bid_table, bid_tables, calibration, estimate_bid,
+                        format_bid_table)
+from .game.cards import format_card, format_cards, parse_card, parse_cards
+from .game.rules import BRIDGE_BELOT_2001, BULGARIAN, CLASSIC, Contract, Rules
+from .game.scoring import DealScore, MatchProgress, score_deal
+from .positions import Bot, analyze, solve, solve_moves, solve_position, solve_state
+from .simulation import (format_match_tournament, format_tournament, match_tournament, simulate, simulate_dask,
+                         simulate_matches, tournament)
+from .warmup import warmup
+
+_moved.install()  # the module paths of the flat layout, for one release (belot_sim/_moved.py)
 
 __all__ = [
     "format_card", "format_cards", "parse_card", "parse_cards", "IllegalActionError", "DatasetMismatchError",

@@ -64,16 +64,16 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from .bots import Bot, fill_record, new_record, same_deal_rules
-from .cards import format_card, iter_cards
-from .checks import check_seed
+from .engine.checks import check_seed
 from .errors import IllegalActionError
+from .game.cards import format_card, iter_cards
+from .game.rules import Rules
 from .kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME, MAX_CALLS, N_CODES
 from .kernels.core.dealing import deal_pack
 from .kernels.core.layouts import V_EXCLUDED, V_KNOWN, V_PLAYED_BY, V_SIZE, Layout
 from .kernels.policies.position import public_view
+from .positions.bots import Bot, fill_record, new_record, same_deal_rules
 from .reference import FullDealState, trick_winner
-from .rules import Rules
 
 N_ACTIONS = 32 + N_CODES
 OBSERVATION = Layout("O_", np.int8, "belot_sim.env observation", (

@@ -7,7 +7,7 @@ import sys
 import time
 from collections.abc import Iterable
 
-from .compiling import FAMILIES
+from .engine.compiling import FAMILIES
 
 _HAND = "JH 9H AH KS 7C"
 _ENDING = ["AS 7C", "7S 8C", "TS 9C", "8S TC"]  # the smallest deal end bs.solve accepts
@@ -15,11 +15,11 @@ _ENDING = ["AS 7C", "7S 8C", "TS 9C", "8S TC"]  # the smallest deal end bs.solve
 
 def _run(key: str) -> None:
     """The smallest call of each family (it compiles, or loads from the cache, that family only)."""
-    from .estimate import estimate_bid
-    from .matches import simulate_matches
-    from .searching import search_token
-    from .simulation import simulate
-    from .solve import solve, solve_moves
+    from .estimates.bid import estimate_bid
+    from .simulation.matches import simulate_matches
+    from .engine.searching import search_token
+    from .simulation.deals import simulate
+    from .positions.solve import solve, solve_moves
 
     calls = {
         "deals": lambda: simulate(1),

@@ -34,12 +34,12 @@ from report import Tee, environment, record  # noqa: E402
 
 from belot_sim.kernels.core.layouts import S_SIZE, S_WORLD_RNG, S_WORLDS  # noqa: E402
 from belot_sim.kernels.solver.api import new_ctx  # noqa: E402
-from belot_sim.kernels.policies.dispatch import choose_card  # noqa: E402
-from belot_sim.kernels.policies.search import pimc_card, pimc_exact_card  # noqa: E402
-from belot_sim.registry import POLICY_CODES  # noqa: E402
-from belot_sim.simulation import deal_blocks  # noqa: E402
-from belot_sim.stats import mean_interval  # noqa: E402
-from belot_sim.tournament import duplicate_edges, duplicate_plans  # noqa: E402
+from belot_sim.kernels.policies.judging import choose_card  # noqa: E402
+from belot_sim.kernels.policies.dd_player import pimc_card, pimc_exact_card  # noqa: E402
+from belot_sim.engine.registry import POLICY_CODES  # noqa: E402
+from belot_sim.simulation.deals import deal_blocks  # noqa: E402
+from belot_sim.engine.stats import mean_interval  # noqa: E402
+from belot_sim.simulation.tournament import duplicate_edges, duplicate_plans  # noqa: E402
 
 #: Deals per timed run, by player (the searching players cost milliseconds to a tenth of a second a deal).
 DEALS = {"random": 1_000_000, "easy": 500_000, "normal": 250_000, "hard": 250_000, "dd": 400, "pimc": 60,

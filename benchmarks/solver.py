@@ -69,7 +69,7 @@ def bench_solve(deals):
     per_contract = {c: [] for c in CONTRACTS}
     nodes = []
     slowest = (0.0, None)
-    from belot_sim.solve import _ws
+    from belot_sim.positions.solve import _ws
 
     for hands, contract, leader in deals:
         value, ms = time_call(bs.solve, hands, contract, leader)

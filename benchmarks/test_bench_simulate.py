@@ -2,7 +2,7 @@
 
 import pytest
 
-from belot_sim.simulation import simulate
+from belot_sim.simulation.deals import simulate
 
 N = 200_000
 

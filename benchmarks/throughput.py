@@ -20,7 +20,7 @@ import tracemalloc
 
 import numba
 
-from belot_sim.simulation import simulate
+from belot_sim.simulation.deals import simulate
 from belot_sim.cli.common import positive_int
 from report import Tee, environment, record
 

@@ -1,4 +1,4 @@
-"""Compute the bid atlas (belot_sim/atlas.py) as a resumable, partitioned job.
+"""Compute the bid atlas (belot_sim/estimates/atlas.py) as a resumable, partitioned job.
 
 Run: ``python scripts/bid_atlas.py --out atlas-parts [--samples 1000] [--parts 64] [--seed 1]
 [--threads N] [--resume] [--scheduler ADDRESS] [--table belot_sim/data/bid_atlas.npz]``.
@@ -28,7 +28,8 @@ import time
 from pathlib import Path
 
 import belot_sim as bs
-from belot_sim import atlas_build, atlas_table
+from belot_sim.estimates import atlas_build
+from belot_sim.engine import atlas_table
 
 from gallery_common import output_file, positive_int, run, seed_int, thread_count
 

@@ -2,7 +2,7 @@
 
 Run: ``python scripts/bid_ladder.py [--matches 400] [--seed 1] [--player hard] [--csv ladder.csv]``.
 
-Each step is :func:`belot_sim.match_tournament` between the stronger and the weaker bidder, both
+Each step is :func:`belot_sim.simulation.match_tournament` between the stronger and the weaker bidder, both
 teams playing with ``--player``: every match is played twice on the same cards with the teams' seats
 swapped.  A step holds when the match-point edge per paired deal has its 95 % interval above zero
 and the match win rate is above 50 %.  Prints each step's table; exits 0 when every step holds, 1
@@ -18,7 +18,7 @@ import time
 import pandas as pd
 
 import belot_sim as bs
-from belot_sim.io import write_csv_atomically
+from belot_sim.engine.io import write_csv_atomically
 
 from gallery_common import MAX_MATCHES, at_most, output_file, run, seed_int
 

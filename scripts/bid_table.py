@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 import belot_sim as bs
-from belot_sim.estimate import MAX_SAMPLES
-from belot_sim.io import write_csv_atomically
+from belot_sim.estimates.bid import MAX_SAMPLES
+from belot_sim.engine.io import write_csv_atomically
 
 from gallery_common import PRESETS, at_most, output_file, run, seat_names, seed_int
 

@@ -23,7 +23,7 @@ import pandas as pd
 
 import belot_sim as bs
 import gallery_common as gallery
-from belot_sim.stats import mean_interval
+from belot_sim.engine.stats import mean_interval
 
 PAIRS = (("heuristic", "random"), ("mc", "heuristic"), ("mc", "random"))
 

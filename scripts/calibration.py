@@ -3,7 +3,7 @@
 Run: ``python scripts/calibration.py [--n 3000] [--samples 200] [--dd-n 600] [--dd-samples 60]
 [--seed 1] [--png docs/calibration.png] [--csv calibration.csv]``.
 
-Plays ``--n`` bulgarian deals (``heuristic`` auctions, ``hard`` play) and asks :func:`belot_sim.calibration`
+Plays ``--n`` bulgarian deals (``heuristic`` auctions, ``hard`` play) and asks :func:`belot_sim.estimates.calibration`
 for the contract played on each, four ways: the auction-aware estimate (layouts consistent with the
 whole auction under the ``heuristic`` model) and the uniform one (the auction ignored), each with
 ``hard`` estimate players (the players of the deals: this is the calibration the issue targets) and
@@ -24,10 +24,10 @@ import time
 import pandas as pd
 
 import belot_sim as bs
-from belot_sim.calibration import MAX_CALIBRATION_SAMPLES, reliability_diagram
-from belot_sim.io import write_csv_atomically
-from belot_sim.simulation import MAX_DEALS
-from belot_sim.stats import mean_interval
+from belot_sim.estimates.calibration import MAX_CALIBRATION_SAMPLES, reliability_diagram
+from belot_sim.engine.io import write_csv_atomically
+from belot_sim.simulation.deals import MAX_DEALS
+from belot_sim.engine.stats import mean_interval
 
 from gallery_common import at_most, output_file, run, seed_int
 

@@ -29,12 +29,12 @@ import numpy as np
 import pandas as pd
 
 import belot_sim as bs
-from belot_sim.atlas_table import check_atlas_rules
+from belot_sim.engine.atlas_table import check_atlas_rules
 from belot_sim.cli.common import positive_int
-from belot_sim.io import write_csv_atomically
+from belot_sim.engine.io import write_csv_atomically
 from belot_sim.kernels.batch.match import MAX_MATCH_ID
-from belot_sim.simulation import MAX_DEALS
-from belot_sim.stats import Z95
+from belot_sim.simulation.deals import MAX_DEALS
+from belot_sim.engine.stats import Z95
 
 PRESETS = ("bulgarian", "classic", "bridge-belot-2001")
 PLOT_HINT = ("matplotlib is not installed, so no figures were drawn: pip install 'belot_sim[plot]' "

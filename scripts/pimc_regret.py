@@ -35,9 +35,9 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "benchmarks"))
 
 import belot_sim as bs  # noqa: E402
 from belot_sim import reference as ref  # noqa: E402
-from belot_sim.searching import MAX_WORLDS  # noqa: E402
-from belot_sim.cards import popcount  # noqa: E402
-from belot_sim.simulation import MAX_DEALS  # noqa: E402
+from belot_sim.engine.searching import MAX_WORLDS  # noqa: E402
+from belot_sim.game.cards import popcount  # noqa: E402
+from belot_sim.simulation.deals import MAX_DEALS  # noqa: E402
 from bots import deals  # noqa: E402  (benchmarks/bots.py: hard deals as reference states)
 from gallery_common import at_most, run, seed_int  # noqa: E402
 

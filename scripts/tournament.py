@@ -13,8 +13,8 @@ import sys
 import pandas as pd
 
 import belot_sim as bs
-from belot_sim.io import write_csv_atomically
-from belot_sim.simulation import MAX_DEALS
+from belot_sim.engine.io import write_csv_atomically
+from belot_sim.simulation.deals import MAX_DEALS
 
 from gallery_common import PRESETS, at_most, output_file, run, seed_int
 

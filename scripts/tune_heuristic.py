@@ -35,10 +35,10 @@ from numba import njit, prange
 
 import belot_sim as bs
 from belot_sim.kernels.batch.estimate import bulgarian_scores
-from belot_sim.kernels.bidding.heuristic import contract_margin, declaration_points
+from belot_sim.kernels.bid_models.heuristic import contract_margin, declaration_points
 from belot_sim.kernels.core.dealing import deal_pack
 from belot_sim.kernels.core.layouts import BIDDER_WEIGHTS
-from belot_sim.simulation import MAX_DEALS
+from belot_sim.simulation.deals import MAX_DEALS
 
 from gallery_common import at_most, run, seed_int
 

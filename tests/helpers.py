@@ -11,8 +11,8 @@ import pandas as pd
 
 import belot_sim as bs
 from belot_sim import reference as ref
-from belot_sim.frames import DEAL_COLUMNS
-from belot_sim.cards import cards_of
+from belot_sim.engine.frames import DEAL_COLUMNS
+from belot_sim.game.cards import cards_of
 from belot_sim.kernels.core import play as kernel_play
 from belot_sim.kernels.core.layouts import V_EXCLUDED, V_KNOWN
 from belot_sim.kernels.core.tables import POINTS

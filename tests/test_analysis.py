@@ -1,4 +1,4 @@
-"""``bs.analyze`` and ``belot-sim analyze`` (belot_sim/analysis.py, cli/analyze.py).
+"""``bs.analyze`` and ``belot-sim analyze`` (belot_sim/positions/analysis.py, cli/analyze.py).
 
 * one row per legal card; ``dd`` equals ``solve_position`` (moves) for the position; the sampled
   statistics are those of the layout values (mean, standard error, share of layouts where best);
@@ -17,8 +17,8 @@ import pytest
 
 import belot_sim as bs
 from belot_sim import reference as ref
-from belot_sim.notation import format_hand
-from belot_sim.analysis import layout_table
+from belot_sim.game.notation import format_hand
+from belot_sim.positions.analysis import layout_table
 from belot_sim.cli import main
 from helpers import RULE_SETS, random_deal
 

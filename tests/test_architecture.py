@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import ast
 import re
+import shutil
 from pathlib import Path
 
 import pytest
@@ -13,42 +14,52 @@ PACKAGE = Path(__file__).resolve().parent.parent / "belot_sim"
 REPO = PACKAGE.parent
 MAX_FUNCTION_LINES = 150
 MAX_MODULE_LINES = 1000
-#: Layers from the bottom up: a module may import only from its own layer or the ones below.
+#: Layers from the bottom up: a module may import only from its own layer or the ones below
+#: (docs/layout.md draws the same picture).
 LAYERS = (
-    ("belot_sim._cache", "belot_sim.errors", "belot_sim.cards", "belot_sim.rules", "belot_sim.scoring",
-     "belot_sim.notation"),
+    # the package's leaves and the rules' vocabulary in Python
+    ("belot_sim._cache", "belot_sim._version", "belot_sim.errors", "belot_sim.game"),
     ("belot_sim.kernels.core",),
     # The bidder models: what a bidder calls with given cards, functions of the cards and the
     # auction only (the expert player replays them to read an auction).
-    ("belot_sim.kernels.bidding.codes", "belot_sim.kernels.bidding.heuristic", "belot_sim.kernels.bidding.atlas_bidder",
-     "belot_sim.kernels.bidding.consistent"),
+    ("belot_sim.kernels.bid_models",),
     ("belot_sim.kernels.solver",),
     ("belot_sim.kernels.policies",),
     ("belot_sim.kernels.play_loop",),
     ("belot_sim.kernels.bidding",),
     ("belot_sim.kernels.batch",),
     ("belot_sim.reference",),
-    ("belot_sim",),  # the Python edge: everything else
+    ("belot_sim.engine",),  # the Python edge over the kernels
+    ("belot_sim.simulation",),
+    ("belot_sim.positions",),
+    ("belot_sim.estimates",),
+    ("belot_sim.datasets",),
+    ("belot_sim.env", "belot_sim.warmup", "belot_sim.options", "belot_sim._moved"),
+    ("belot_sim.cli",),
+    ("belot_sim",),  # the front door, belot_sim/__init__.py (and anything not named above)
 )
 
 
-def module_name(path: Path) -> str:
-    parts = list(path.relative_to(REPO).with_suffix("").parts)
+def module_name(path: Path, package: Path = PACKAGE) -> str:
+    parts = [package.name, *path.relative_to(package).with_suffix("").parts]
     if parts[-1] == "__init__":
         parts = parts[:-1]
     return ".".join(parts)
 
 
-MODULES = {module_name(p): p for p in sorted(PACKAGE.rglob("*.py"))}
-TREES = {name: ast.parse(path.read_text(), filename=str(path)) for name, path in MODULES.items()}
+def import_graph(package: Path) -> tuple[dict[str, Path], dict[str, ast.Module], dict[str, set[str]]]:
+    """The modules of the package in the folder ``package``, their syntax trees, and what each imports."""
+    modules = {module_name(p, package): p for p in sorted(package.rglob("*.py"))}
+    trees = {name: ast.parse(path.read_text(), filename=str(path)) for name, path in modules.items()}
+    return modules, trees, {name: imported_modules(name, modules, trees) for name in modules}
 
 
-def imported_modules(name: str) -> set[str]:
+def imported_modules(name: str, modules: dict, trees: dict) -> set[str]:
     """Every module of the package ``name`` imports, at any depth of its code (function-level
     imports included), resolved to the longest existing module name."""
-    is_package = MODULES[name].name == "__init__.py"
+    is_package = modules[name].name == "__init__.py"
     found = set()
-    for node in ast.walk(TREES[name]):
+    for node in ast.walk(trees[name]):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -62,14 +73,14 @@ def imported_modules(name: str) -> set[str]:
         else:
             continue
         for target in targets:
-            while target and target not in MODULES:
+            while target and target not in modules:
                 target = target.rpartition(".")[0]
             if target and target != name and not name.startswith(target + "."):
                 found.add(target)
     return found
 
 
-GRAPH = {name: imported_modules(name) for name in MODULES}
+MODULES, TREES, GRAPH = import_graph(PACKAGE)
 
 
 def layer_of(name: str) -> int:
@@ -77,6 +88,11 @@ def layer_of(name: str) -> int:
         if any(name == p or name.startswith(p + ".") for p in prefixes):
             return level
     return len(LAYERS) - 1
+
+
+def upward_imports(graph: dict[str, set[str]]) -> list[str]:
+    return [f"{name} (layer {layer_of(name)}) imports {target} (layer {layer_of(target)})"
+            for name, targets in graph.items() for target in targets if layer_of(target) > layer_of(name)]
 
 
 def test_the_import_graph_has_no_cycle():
@@ -101,14 +117,31 @@ def test_the_import_graph_has_no_cycle():
 
 
 def test_every_import_points_down_the_layers():
-    upward = [f"{name} (layer {layer_of(name)}) imports {target} (layer {layer_of(target)})"
-              for name, targets in GRAPH.items() for target in targets if layer_of(target) > layer_of(name)]
+    upward = upward_imports(GRAPH)
     assert not upward, "\n".join(upward)
+
+
+@pytest.mark.parametrize("where, line", [
+    ("game/cards.py", "from ..simulation import deals"),  # the rules' vocabulary reaching up to a room
+    ("engine/checks.py", "    from ..estimates.bid import estimate_bid"),  # inside a function, at any depth
+    ("kernels/core/bits.py", "from ..policies import pimc"),
+    ("datasets/parts.py", "from .. import cli"),
+])
+def test_an_upward_import_in_a_scratch_copy_fails_the_layer_check(tmp_path, where, line):
+    copy = tmp_path / "belot_sim"
+    shutil.copytree(PACKAGE, copy, ignore=shutil.ignore_patterns("__pycache__", "data"))
+    target = copy / where
+    text = target.read_text()
+    body = f"def scratch():\n{line}\n" if line.startswith(" ") else f"{line}\n"
+    target.write_text(text + "\n\n" + body)
+    upward = upward_imports(import_graph(copy)[2])
+    module = module_name(target, copy)
+    assert [u for u in upward if u.startswith(f"{module} ")], upward
 
 
 def test_the_cycle_check_sees_function_level_imports():
     # the dispatch reaches the searching players only inside an overload, at typing time
-    assert "belot_sim.kernels.policies.search" in GRAPH["belot_sim.kernels.policies.decide"]
+    assert "belot_sim.kernels.policies.dd_player" in GRAPH["belot_sim.kernels.policies.decide"]
     assert "belot_sim.kernels.policies.all_dd" in GRAPH["belot_sim.kernels.play_loop"]
 
 

@@ -8,8 +8,9 @@ import pytest
 
 import belot_sim as bs
 import belot_sim.reference as ref
-from belot_sim import checks, simulation
-from belot_sim.cards import to_mask
+from belot_sim.engine import checks
+from belot_sim.simulation import deals as simulation
+from belot_sim.game.cards import to_mask
 
 HAND = "JH 9H AH KS 7C"
 POSITION = "belot deal; dealer 2; contract H; declarer 0; hands T.AQT9.T7.J AK98...AQT8 .K.AKQJ9.K9 QJ7.J87.8.7"
@@ -76,7 +77,7 @@ def test_numpy_integers_are_accepted_as_points_seats_and_cards():
 
 
 def test_a_turned_card_is_its_text_or_its_index():
-    from belot_sim.conditional import check_turned
+    from belot_sim.estimates.conditional import check_turned
 
     assert check_turned("KD", bs.CLASSIC, 0) == check_turned(bs.parse_card("KD"), bs.CLASSIC, 0) == 14
     assert check_turned(np.int64(8), bs.CLASSIC, 0) == 8

@@ -1,4 +1,4 @@
-"""The bid atlas (belot_sim/atlas.py, scripts/bid_atlas.py) and the ``atlas`` bidder.
+"""The bid atlas (belot_sim/estimates/atlas.py, scripts/bid_atlas.py) and the ``atlas`` bidder.
 
 * the classes: every 5-card hand maps to one class per contract kind, suit symmetry respected;
 * the shipped table has every row, and any row recomputed from its seed gives the stored figures;
@@ -18,8 +18,9 @@ import numpy as np
 import pytest
 
 import belot_sim as bs
-from belot_sim import atlas_build, atlas_table
-from belot_sim.kernels.bidding.atlas_bidder import hand_rank
+from belot_sim.estimates import atlas_build
+from belot_sim.engine import atlas_table
+from belot_sim.kernels.bid_models.atlas_bidder import hand_rank
 
 REPO = Path(__file__).resolve().parent.parent
 
@@ -94,7 +95,7 @@ def test_the_atlas_bidders_table_agrees_with_the_rows():
 
 def test_the_atlas_bidders_weights_are_made_once_per_set_of_options():
     from belot_sim.kernels.core.layouts import BIDDER_WEIGHTS, BW_SIZE
-    from belot_sim.options import BIDDER_CODES, bidder_params
+    from belot_sim.engine.bidder_options import BIDDER_CODES, bidder_params
 
     atlas_code = [BIDDER_CODES["atlas"]]
     _, first = bidder_params("bulgarian", {"atlas_min_ev": 0.5}, atlas_code)

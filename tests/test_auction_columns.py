@@ -11,7 +11,7 @@ import pytest
 import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.cli.simulate import summary_table
-from belot_sim.frames import AUCTION_HAND_COLUMNS
+from belot_sim.engine.frames import AUCTION_HAND_COLUMNS
 from belot_sim.kernels.core.dealing import deal_pack
 from belot_sim.kernels.batch.match import DEAL_ID_STRIDE, first_dealer
 

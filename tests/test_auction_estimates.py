@@ -1,4 +1,4 @@
-"""Estimates conditional on the auction (belot_sim/conditional.py, ``estimate_bid(auction=...)``).
+"""Estimates conditional on the auction (belot_sim/estimates/conditional.py, ``estimate_bid(auction=...)``).
 
 * the accepted layouts are uniform among the consistent ones: a chi-square test against a brute-force
   enumeration of a small case (8 free cards), and none inconsistent is ever accepted;
@@ -20,16 +20,16 @@ import numpy as np
 import pytest
 
 import belot_sim as bs
-from belot_sim import conditional
+from belot_sim.estimates import conditional
 from belot_sim.kernels.batch import estimate as kernel_estimate
 from belot_sim.kernels.bidding.auction_loop import run_auction_params
-from belot_sim.kernels.bidding.codes import HEURISTIC
-from belot_sim.kernels.bidding.consistent import first_mismatch
+from belot_sim.kernels.bid_models.codes import HEURISTIC
+from belot_sim.kernels.bid_models.consistent import first_mismatch
 from belot_sim.kernels.core import auction_rules as ka
 from belot_sim.kernels.core.dealing import auction_hands
 from belot_sim.kernels.core.layouts import A_SIZE, BIDDER_WEIGHTS
-from belot_sim.kernels.core.options import flags_of
-from belot_sim.options import bidder_params
+from belot_sim.kernels.core.rule_flags import flags_of
+from belot_sim.engine.bidder_options import bidder_params
 from helpers import mask
 
 HAND = "JH 9H AH KS 7C"

@@ -18,12 +18,13 @@ import pytest
 
 import belot_sim as bs
 from belot_sim import reference as ref
-from belot_sim import options, registry
+from belot_sim.engine import bidder_options as options
+from belot_sim.engine import registry
 from belot_sim.kernels.bidding import auction_loop, choose
 from belot_sim.kernels.core import auction_rules as ka
 from belot_sim.kernels.core import dealing
 from belot_sim.kernels.core import layouts as L
-from belot_sim.kernels.core.options import flags_of
+from belot_sim.kernels.core.rule_flags import flags_of
 from helpers import family_of
 
 DEFAULTS = (auction_loop.DEFAULT_INTS, auction_loop.DEFAULT_WEIGHTS)
@@ -258,7 +259,7 @@ def opening_call(hand: int, turned: int, rules: bs.Rules) -> int:
 def test_the_heuristic_counts_declarations_exactly_when_the_rules_score_them(preset):
     """The ``declarations`` option, not the family, decides: hands without a sequence or carré call
     the same either way, and some hands with one call differently (a stronger contract or a bid)."""
-    from belot_sim.kernels.bidding.heuristic import declaration_points
+    from belot_sim.kernels.bid_models.heuristic import declaration_points
 
     on, off = preset.replace(declarations=True), preset.replace(declarations=False)
     rng = random.Random(7)

@@ -17,7 +17,7 @@ import pytest
 import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.kernels.core.dealing import deal_pack
-from belot_sim.frames import CALL_LETTERS
+from belot_sim.engine.frames import CALL_LETTERS
 from helpers import as_reference_row, grouped
 
 CALL_NAMES = ("pass", "C", "D", "H", "S", "NT", "AT", "double", "redouble")

@@ -1,4 +1,4 @@
-"""``bs.Bot``: every player and bidder one decision at a time (belot_sim/bots.py).
+"""``bs.Bot``: every player and bidder one decision at a time (belot_sim/positions/bots.py).
 
 * the same decisions as ``simulate``: its deals replayed through reference states, a bot given the
   deal's stream (``deal_id``) makes every recorded call and plays every recorded card — every
@@ -20,7 +20,7 @@ import pytest
 
 import belot_sim as bs
 from belot_sim import reference as ref
-from belot_sim.bots import Bot, fill_record, new_record
+from belot_sim.positions.bots import Bot, fill_record, new_record
 from belot_sim.kernels.core import auction_rules as ka
 from belot_sim.kernels.core import layouts as L
 from belot_sim.kernels.core.dealing import deal_pack

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 import belot_sim as bs
-from belot_sim.calibration import Calibration, reliability, reliability_diagram
+from belot_sim.estimates.calibration import Calibration, reliability, reliability_diagram
 
 
 def test_the_reliability_table_of_given_predictions():
@@ -84,7 +84,7 @@ def test_the_reliability_diagram_is_a_png(runs, tmp_path):
     (dict(samples=10, min_samples=11), "min_samples"),
 ])
 def test_bad_arguments_are_refused_before_any_deal(kwargs, pattern, rejected_before_kernel):
-    module = importlib.import_module("belot_sim.calibration")  # bs.calibration is the function
+    module = importlib.import_module("belot_sim.estimates.calibration")  # bs.calibration is the function
     rejected_before_kernel(module, "simulate", bs.calibration, kwargs, pattern)
 
 

@@ -11,8 +11,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import belot_sim as bs
-from belot_sim import cards, rules
-from belot_sim.rules import STRENGTH, Contract
+from belot_sim.game import cards
+from belot_sim.game import rules
+from belot_sim.game.rules import STRENGTH, Contract
 
 SUITS = "CDHS"
 RANKS = "789TJQKA"  # sequence order, index 0..7

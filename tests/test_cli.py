@@ -13,8 +13,8 @@ import pandas as pd
 import pytest
 
 import belot_sim as bs
-import belot_sim.checks as checks
-import belot_sim.simulation as simulation
+import belot_sim.engine.checks as checks
+import belot_sim.simulation.deals as simulation
 from belot_sim.cli import SUBCOMMANDS, build_parser, main
 from belot_sim.cli.common import FAILED, USAGE
 from helpers import assert_same_frames
@@ -144,7 +144,7 @@ def test_usage_errors_exit_with_2_and_one_line(capsys, argv):
 def test_a_missing_output_folder_is_a_usage_error_and_a_failed_write_a_run_failure(tmp_path, capsys, monkeypatch):
     code, _, err = run(["simulate", "-n", 10, "--out", tmp_path / "missing" / "x.csv"], capsys)
     assert code == USAGE and "does not exist" in err
-    import belot_sim.io as io
+    import belot_sim.engine.io as io
 
     def disk_full(*args, **kwargs):
         raise OSError(28, "No space left on device")
@@ -196,7 +196,7 @@ def test_siblings_of_another_run_are_refused_or_removed_never_left_beside_the_ne
 
 
 def test_a_failed_write_names_the_file_asked_for_not_its_temporary(tmp_path, monkeypatch):
-    import belot_sim.io as io
+    import belot_sim.engine.io as io
 
     def refused(*args, **kwargs):
         raise PermissionError(13, "Permission denied")

@@ -16,8 +16,8 @@ import pandas as pd
 import pytest
 
 import belot_sim as bs
-from belot_sim import datasets
-from belot_sim.manifest import MANIFEST
+from belot_sim.datasets import writing as datasets
+from belot_sim.datasets.manifest import MANIFEST
 from helpers import assert_same_frames
 
 distributed = pytest.importorskip("distributed")  # the test extra installs it: this runs in CI

@@ -22,10 +22,12 @@ import pyarrow.parquet as pq
 import pytest
 
 import belot_sim as bs
-from belot_sim import datasets, matches, simulation
+from belot_sim.datasets import writing as datasets
+from belot_sim.simulation import matches
+from belot_sim.simulation import deals as simulation
 from belot_sim.cli import main
-from belot_sim.manifest import MANIFEST
-from belot_sim.storage import Store
+from belot_sim.datasets.manifest import MANIFEST
+from belot_sim.datasets.storage import Store
 from helpers import assert_same_frames
 from test_datasets import manifest_of, record_written_parts
 

@@ -21,8 +21,9 @@ import pyarrow.parquet as pq
 import pytest
 
 import belot_sim as bs
-from belot_sim import datasets
-from belot_sim.manifest import MANIFEST
+from belot_sim.datasets import writing as datasets
+from belot_sim.datasets.manifest import MANIFEST
+from belot_sim.engine.searching import DEFAULT_WORLDS
 from helpers import assert_same_frames
 
 AUCTION = dict(seed=3, bidders="heuristic", plays=True, calls=True)
@@ -243,7 +244,7 @@ def test_parts_beyond_the_cache_budget_leave_the_page_cache_behind_the_writer(tm
     """A part that no longer fits in ``CACHE_BYTES`` (the newest parts do) is advised once, which
     starts its writeback, and again ``DRAIN_LAG`` parts later, which drops it; a dataset within the
     budget is not advised at all, and URL stores never are."""
-    from belot_sim import storage
+    from belot_sim.datasets import storage
 
     drop = storage._drop_cached
     advised = []
@@ -275,7 +276,7 @@ def test_output_files_respect_the_umask(tmp_path):
     previous = os.umask(0o027)
     try:
         bs.simulate_to_parquet(tmp_path / "run", 10, partition_size=5)
-        from belot_sim.io import write_csv_atomically
+        from belot_sim.engine.io import write_csv_atomically
 
         write_csv_atomically(pd.DataFrame({"x": [1]}), tmp_path / "t.csv")
     finally:
@@ -505,7 +506,7 @@ def test_refusals_leave_an_existing_dataset_untouched(tmp_path):
     bs.simulate_to_parquet(path, 200, partition_size=100, seed=1, resume=True, worlds=7)
     after = files(path)
     assert {k: v for k, v in after.items() if k != MANIFEST} == {k: v for k, v in before.items() if k != MANIFEST}
-    assert json.loads(after[MANIFEST])["arguments"]["worlds"] == bs.searching.DEFAULT_WORLDS
+    assert json.loads(after[MANIFEST])["arguments"]["worlds"] == DEFAULT_WORLDS
 
 
 def test_a_refused_resume_says_what_differs_in_its_own_error(tmp_path):

@@ -15,7 +15,7 @@ from pettingzoo.test import api_test
 
 import belot_sim as bs
 from belot_sim import env as belot_env
-from belot_sim.cards import iter_cards
+from belot_sim.game.cards import iter_cards
 from belot_sim.kernels.core.auction_rules import CALL_OF_NAME
 
 SLOTS = {s.name: s for s in belot_env.OBSERVATION.slots}

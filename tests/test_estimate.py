@@ -1,4 +1,4 @@
-"""``estimate_bid`` / ``bid_table`` / ``belot-sim bid`` (belot_sim/estimate.py).
+"""``estimate_bid`` / ``bid_table`` / ``belot-sim bid`` (belot_sim/estimates/bid.py).
 
 * every card known: the estimate is the single deterministic outcome (dd), equal to the solver
   and to the reference scoring;
@@ -21,7 +21,7 @@ import pytest
 
 import belot_sim as bs
 from belot_sim import reference as ref
-from belot_sim.cards import iter_cards, parse_cards, popcount
+from belot_sim.game.cards import iter_cards, parse_cards, popcount
 from belot_sim.cli import main as cli_main
 from helpers import CallCounter, without_compile_lines
 
@@ -118,7 +118,7 @@ def test_wilson_interval_covers_a_bernoulli():
 
 
 def test_wilson_intervals_hold_their_estimate_exactly():
-    from belot_sim.atlas import wilson_arrays
+    from belot_sim.estimates.atlas import wilson_arrays
 
     for n in range(1, 301):
         k = np.arange(n + 1)
@@ -304,7 +304,7 @@ def test_every_layout_uses_only_unseen_cards():
 
 @pytest.mark.parametrize("players, attr, samples", [("hard", "BLOCK", 23), ("dd", "SEARCH_BLOCK", 5)])
 def test_blocks_of_layouts_give_the_same_rows(monkeypatch, capsys, players, attr, samples):
-    from belot_sim import estimate
+    from belot_sim.estimates import bid as estimate
 
     hand = HAND5 if players == "hard" else "JH 9H AH KS 7C TC AC 8D"
     args = dict(samples=samples, players=players, seed=4, contracts=["C", "AT"] if players == "dd" else None)
@@ -364,7 +364,7 @@ def test_bid_tables_after_an_auction_bad_input(kwargs, pattern):
 
 
 def test_bid_tables_names_the_bad_hand_before_playing(monkeypatch):
-    from belot_sim import conditional
+    from belot_sim.estimates import conditional
 
     def fail(*args, **kwargs):
         raise AssertionError("layouts were screened before every hand was checked")

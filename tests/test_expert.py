@@ -17,16 +17,16 @@ from test_bots import replay_with_bots
 import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.kernels.core.auction_rules import CALL_OF_NAME
-from belot_sim.bots import fill_record, new_record, turned_card_of
+from belot_sim.positions.bots import fill_record, new_record, turned_card_of
 from belot_sim.kernels.core.layouts import (S_FIRST_TRY, S_HANDS, S_INFERRED, S_SIZE, S_TURNED_CARD, S_WORLD_RNG,
                                             V_KNOWN, V_SIZE)
-from belot_sim.kernels.core.options import flags_of
+from belot_sim.kernels.core.rule_flags import flags_of
 from belot_sim.kernels.policies.position import public_view
 from belot_sim.kernels.core.tables import TRUMPS
 from belot_sim.kernels.policies.inference import sample_inferred_layout, start_auction
 from belot_sim.kernels.policies.sampling import sample_layout
-from belot_sim.options import bidder_params
-from belot_sim.registry import BIDDER_CODES
+from belot_sim.engine.bidder_options import bidder_params
+from belot_sim.engine.registry import BIDDER_CODES
 
 BIDDERS = {rules.name: bs.Bot("random", rules=rules, bidder="heuristic") for rules in (bs.BULGARIAN, bs.CLASSIC)}
 BIDDER = BIDDERS["bulgarian"]

@@ -19,7 +19,7 @@ from belot_sim.kernels.batch import perft as kperft
 from belot_sim.kernels.core import bits
 from belot_sim.kernels.core import declarations as kdecl
 from belot_sim.kernels.core import scoring as kscore
-from belot_sim.simulation import simulate
+from belot_sim.simulation.deals import simulate
 from helpers import RULE_SETS, replay_and_compare
 
 @pytest.mark.parametrize("name", sorted(RULE_SETS))

@@ -15,11 +15,12 @@ import numpy as np
 import pytest
 
 import belot_sim as bs
-from belot_sim import matches as matches_module
+from belot_sim.simulation import matches as matches_module
 from belot_sim.cli import main as cli_main
-from belot_sim.frames import AUCTION_HAND_COLUMNS
+from belot_sim.engine.frames import AUCTION_HAND_COLUMNS
 
-match_tournament_module = importlib.import_module("belot_sim.match_tournament")  # bs.match_tournament: the function
+# bs.match_tournament is the function: the module by its name
+match_tournament_module = importlib.import_module("belot_sim.simulation.match_tournament")
 
 
 def test_each_match_is_played_twice_on_the_same_cards_with_the_seats_swapped():

@@ -1,4 +1,4 @@
-"""Whole matches in the fast engine (belot_sim/matches.py, kernels/match.py) against the reference.
+"""Whole matches in the fast engine (belot_sim/simulation/matches.py, kernels/match.py) against the reference.
 
 * every deal of ``simulate_matches`` (bulgarian and classic to 501; random, heuristic and mixed
   bidders; several players) replayed in ``ref.MatchState`` with the same packs, first dealer and
@@ -17,12 +17,12 @@ import numpy as np
 import pytest
 
 import belot_sim as bs
-from belot_sim import matches as matches_module
+from belot_sim.simulation import matches as matches_module
 from belot_sim import reference as ref
 from belot_sim.kernels.core.dealing import deal_pack
 from belot_sim.kernels.batch.match import DEAL_ID_STRIDE, first_dealer, match_after_deal
 from belot_sim.kernels.core.scoring import OUTCOME_NAMES
-from belot_sim.frames import AUCTION_HAND_COLUMNS, DEAL_COLUMNS
+from belot_sim.engine.frames import AUCTION_HAND_COLUMNS, DEAL_COLUMNS
 from helpers import as_reference_row, assert_same_frames, grouped
 
 

@@ -1,4 +1,4 @@
-"""The position notation (belot_sim/notation.py, docs/notation.md) and the reference states'
+"""The position notation (belot_sim/game/notation.py, docs/notation.md) and the reference states'
 ``to_text()`` / ``from_text()``.
 
 * round trips: random states of every rule set, at every phase (auction, play, over, void), read
@@ -20,9 +20,9 @@ from pathlib import Path
 import pytest
 
 import belot_sim as bs
-from belot_sim import notation
+from belot_sim.game import notation
 from belot_sim import reference as ref
-from belot_sim.cards import popcount
+from belot_sim.game.cards import popcount
 from helpers import RULE_SETS
 
 DOC = Path(__file__).resolve().parent.parent / "docs" / "notation.md"
@@ -254,7 +254,7 @@ def kernel_shown(deal: ref.DealState) -> tuple:
     """The cards the kernels' public view knows each seat holds (the view a bot rebuilds)."""
     import numpy as np
 
-    from belot_sim.bots import fill_record, new_record
+    from belot_sim.positions.bots import fill_record, new_record
     from belot_sim.kernels.core import layouts as L
     from belot_sim.kernels.policies.position import public_view
 

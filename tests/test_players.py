@@ -26,13 +26,13 @@ import pytest
 
 import belot_sim as bs
 from belot_sim import reference as ref
-from belot_sim.cards import format_card, iter_cards, parse_card
-from belot_sim.registry import POLICY_CODES, policy_codes
+from belot_sim.game.cards import format_card, iter_cards, parse_card
+from belot_sim.engine.registry import POLICY_CODES, policy_codes
 from belot_sim.kernels.core import layouts as L
-from belot_sim.kernels.policies.dispatch import choose_card
-from belot_sim.rules import STRENGTH, TRUMP_MASKS
-from belot_sim.simulation import simulate
-from belot_sim.tournament import tournament
+from belot_sim.kernels.policies.judging import choose_card
+from belot_sim.game.rules import STRENGTH, TRUMP_MASKS
+from belot_sim.simulation.deals import simulate
+from belot_sim.simulation.tournament import tournament
 from helpers import family_of, fresh_view, mask, play_card, random_deal, relayout, replay_and_compare
 
 
@@ -527,7 +527,7 @@ def test_tournament_of_a_player_against_itself_is_exactly_even(player):
 def test_tournament_sums_add_up_exactly_over_any_blocks():
     """The table is made from integer sums per block (memory independent of ``n``): two blocks add
     up to the sums of one, and the sums are those of the per-deal edges."""
-    from belot_sim.tournament import SUM_COLUMNS, duplicate_edges, duplicate_plans, duplicate_sums
+    from belot_sim.simulation.tournament import SUM_COLUMNS, duplicate_edges, duplicate_plans, duplicate_sums
 
     first, second = duplicate_plans("hard", "normal", rules="bulgarian", contract=None, declarer=None,
                                     bidders="heuristic", seed=4, worlds=20, bidder_options=None)

@@ -16,13 +16,13 @@ from hypothesis import strategies as st
 
 import belot_sim as bs
 from belot_sim import reference as ref
-from belot_sim.rules import Contract
+from belot_sim.game.rules import Contract
 from helpers import random_hands
 
 CLASSIC_ALL = bs.CLASSIC.replace(all_no_trumps=True)  # so classic AT/NT exist
 CONTRACTS = ["C", "D", "H", "S", "NT", "AT"]
 
-# --- an independent oracle written from docs/rules.md §2/§5 (not from belot_sim.rules) -------
+# --- an independent oracle written from docs/rules.md §2/§5 (not from belot_sim.game.rules) -------
 RANKS = "789TJQKA"
 _TRUMP_HIGH_TO_LOW = "J9ATKQ87"
 _PLAIN_HIGH_TO_LOW = "ATKQJ987"

@@ -13,8 +13,9 @@ import pytest
 from numba import njit
 
 import belot_sim as bs
-from belot_sim import compiling, runs
-from belot_sim.progress import Progress
+from belot_sim.engine import compiling
+from belot_sim.engine import runs
+from belot_sim.engine.progress import Progress
 
 
 def sizes(total, **kwargs):
@@ -162,7 +163,7 @@ LONG_CALLS = {
 CHILD = """
 import signal, sys
 import belot_sim as bs
-from belot_sim import atlas_build as ATLAS_BUILD
+from belot_sim.estimates import atlas_build as ATLAS_BUILD
 # Ctrl-C raises KeyboardInterrupt, as in a terminal (a shell's background job starts with SIGINT ignored)
 signal.signal(signal.SIGINT, signal.default_int_handler)
 HAND, OUT = "JH 9H AH KS 7C", sys.argv[1]

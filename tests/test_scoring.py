@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 import belot_sim as bs
-from belot_sim.scoring import round_pair, round_total
+from belot_sim.game.scoring import round_pair, round_total
 
 # --------------------------------------------------------------------------------------
 # docs/rules.md §7: the worked-example table, row by row.

@@ -22,13 +22,13 @@ import pytest
 
 import belot_sim as bs
 from belot_sim import reference as ref
-from belot_sim.cards import iter_cards, parse_cards, popcount
+from belot_sim.game.cards import iter_cards, parse_cards, popcount
 from belot_sim.kernels.core.declarations import shown_cards
 from belot_sim.kernels.core import layouts as L
 from belot_sim.kernels.policies.pimc import pimc_card
 from belot_sim.kernels.policies.sampling import sample_layout
 from belot_sim.kernels.core.layouts import S_HANDS, S_REJECTED, S_SIZE, S_WORLD_RNG
-from belot_sim.simulation import simulate
+from belot_sim.simulation.deals import simulate
 from helpers import CallCounter, fresh_view, play_card, random_deal, replay_and_compare, without_compile_lines
 
 
@@ -196,7 +196,7 @@ def test_all_dd_deals_from_one_solve_match_card_by_card_play(rules):
 def test_blocks_give_the_same_deals(monkeypatch, capsys):
     """Searching players run in blocks of at most SLOW_BLOCK deals (sized to about half a second);
     blocks of 3 give the same deals and plays as whatever blocks the run chose, with the bar."""
-    from belot_sim import simulation as sim_module
+    from belot_sim.simulation import deals as sim_module
 
     players = ("pimc", "dd", "hard", "dd")
     whole = simulate(7, players=players, seed=8, worlds=3, plays=True)
@@ -256,7 +256,7 @@ def test_declarations_are_known_from_the_second_trick_only_when_shown_then(shown
     """The view a bot rebuilds (and the play loop's, the same functions) holds the scoring team's
     declaration cards from the end of the first trick on with ``declarations_shown="first_trick"``,
     and never with ``"end"``: then the deal's rules hide them until it is scored."""
-    from belot_sim.bots import fill_record, new_record
+    from belot_sim.positions.bots import fill_record, new_record
     from belot_sim.kernels.policies.position import public_view
 
     rules = bs.BULGARIAN.replace(declarations_shown=shown)

@@ -16,8 +16,8 @@ import pandas as pd
 import pytest
 
 import belot_sim as bs
-import belot_sim.simulation as sim_module
-from belot_sim.simulation import simulate
+import belot_sim.simulation.deals as sim_module
+from belot_sim.simulation.deals import simulate
 from helpers import card
 
 DEAL_COLUMNS = [
@@ -489,7 +489,7 @@ def test_csv_written_atomically(tmp_path):
     """A failing write leaves neither a partial file nor a temporary file behind."""
     import pandas as pd
 
-    from belot_sim.io import write_csv_atomically
+    from belot_sim.engine.io import write_csv_atomically
 
     target = tmp_path / "out.csv"
     write_csv_atomically(pd.DataFrame({"x": [1, 2]}), target, index=False)
@@ -512,7 +512,7 @@ def test_csv_written_atomically(tmp_path):
 def test_csv_to_a_missing_folder_or_under_a_file_is_refused_by_name(tmp_path):
     import pandas as pd
 
-    from belot_sim.io import write_csv_atomically
+    from belot_sim.engine.io import write_csv_atomically
 
     frame = pd.DataFrame({"x": [1]})
     with pytest.raises(FileNotFoundError, match="the folder .*nowhere does not exist"):

@@ -18,13 +18,13 @@ from numba import njit
 
 import belot_sim as bs
 from belot_sim import reference as ref
-from belot_sim.cards import iter_cards
+from belot_sim.game.cards import iter_cards
 from belot_sim.kernels.core.tables import STRENGTH64
 from belot_sim.kernels.solver import api as ksolver
 from belot_sim.kernels.solver.context import make_ctx
 from belot_sim.kernels.solver.table import point_gap
-from belot_sim.rules import BELOT_POINTS, LAST_TRICK_BONUS, VALAT_BONUS, Contract
-from belot_sim.solve import solve_position, solve_state
+from belot_sim.game.rules import BELOT_POINTS, LAST_TRICK_BONUS, VALAT_BONUS, Contract
+from belot_sim.positions.solve import solve_position, solve_state
 from helpers import random_hands
 
 RULE_SETS = {

@@ -9,7 +9,11 @@ import stat
 import sys
 
 from .._version import __version__
-from . import analyze, bid, simulate, tournament, warmup
+from . import analyze
+from . import bid
+from . import simulate
+from . import tournament
+from . import warmup
 from .common import CLOSED_PIPE, FAILED, INTERRUPTED, USAGE
 
 SUBCOMMANDS = (simulate, tournament, bid, analyze, warmup)

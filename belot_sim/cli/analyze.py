@@ -25,10 +25,10 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..analysis import analyze, format_analysis
-    from ..checks import check_seed
+    from ..positions.analysis import analyze, format_analysis
+    from ..engine.checks import check_seed
     from ..reference import state_from_text
-    from ..registry import PLAYERS
+    from ..engine.registry import PLAYERS
 
     check_seed(args.seed)  # the layouts' bound, said before the position is read
     state = state_from_text(args.position, seed=args.seed)

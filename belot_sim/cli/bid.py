@@ -6,7 +6,7 @@ import argparse
 import re
 import time
 
-from ..registry import MODEL_BIDDERS, PLAYERS
+from ..engine.registry import MODEL_BIDDERS, PLAYERS
 from .common import (UsageError, add_bidder_options, add_overwrite, add_rules, add_run_options, bidder_options_of,
                      bidders_value, check_output_file, players_value, positive_int, progress_of, rules_of, seat,
                      write_csv)
@@ -54,7 +54,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..estimate import bid_table, format_bid_table
+    from ..estimates.bid import bid_table, format_bid_table
 
     if args.csv:
         check_output_file("--csv", args.csv, args.overwrite)

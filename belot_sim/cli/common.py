@@ -15,8 +15,8 @@ import sys
 
 import pandas as pd
 
-from ..registry import BIDDER_CODES, POLICY_CODES
-from ..rules import PRESETS, Contract, Rules
+from ..engine.registry import BIDDER_CODES, POLICY_CODES
+from ..game.rules import PRESETS, Contract, Rules
 
 USAGE = 2
 FAILED = 1
@@ -90,7 +90,7 @@ def seat_names_text(names: str | tuple[str, ...]) -> str:
 
 def add_bidder_options(parser: argparse.ArgumentParser, what: str) -> None:
     """``--bidder-option NAME=VALUE`` (repeatable), the library's ``bidder_options``."""
-    from ..options import BIDDER_OPTIONS
+    from ..engine.bidder_options import BIDDER_OPTIONS
 
     parser.add_argument("--bidder-option", action="append", default=[], metavar="NAME=VALUE",
                         help=f"tune {what} (repeatable): e.g. --bidder-option pass_prob=0.8 --bidder-option "
@@ -232,7 +232,7 @@ def check_output_file(flag: str, path: str, overwrite: bool, also=()) -> None:
 def write_csv(table: pd.DataFrame, path: str | None) -> None:
     """``--csv``: the printed table, written atomically (complete or absent)."""
     if path:
-        from ..io import write_csv_atomically
+        from ..engine.io import write_csv_atomically
 
         write_csv_atomically(table, path)
         print(f"wrote {path}")

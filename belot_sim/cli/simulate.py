@@ -8,8 +8,8 @@ import time
 
 import pandas as pd
 
-from ..registry import BIDDERS, PLAYERS
-from ..rules import CONTRACT_CODES, Rules
+from ..engine.registry import BIDDERS, PLAYERS
+from ..game.rules import CONTRACT_CODES, Rules
 from .common import (UsageError, add_bidder_options, add_contract, add_overwrite, add_rules, add_run_options,
                      bidder_options_of, bidders_value, check_output_file, players_value, positive_int, progress_of,
                      rules_of, seat, seat_names_text)
@@ -72,7 +72,7 @@ def simulate_reference(n: int, rules: Rules, seed: int, contract: str | None = N
 def summary_table(deals: pd.DataFrame) -> pd.DataFrame:
     """Per-contract outcome rates (%) and mean raw points of the bidding and defending teams (void
     deals, which have neither, are left out)."""
-    from ..frames import bidding_team as team_of
+    from ..engine.frames import bidding_team as team_of
 
     bidding_team = team_of(deals["declarer"].to_numpy())
     deals = deals[bidding_team >= 0]
@@ -141,8 +141,8 @@ def _check_size(args: argparse.Namespace, rules: Rules, kind: str | None) -> Non
     """Before the first compile, for either engine: ``-n`` and ``--seed`` in the library's ranges, and
     rows that fit in memory (the fast engine's bound per deal; the reference engine keeps more) unless
     they go to a dataset, which takes any ``-n`` in bounded memory."""
-    from ..checks import check_fits_in_memory, check_int, check_seed
-    from ..simulation import MAX_DEALS, DealArrays, plan_deals
+    from ..engine.checks import check_fits_in_memory, check_int, check_seed
+    from ..simulation.deals import MAX_DEALS, DealArrays, plan_deals
 
     check_int(args.n, "-n", 1, MAX_DEALS)
     check_seed(args.seed, "--seed")
@@ -188,7 +188,7 @@ def run(args: argparse.Namespace) -> int:
                   **({"bidder_options": bidder_options_of(args)} if args.bidder_option else {}))
     if kind == "dataset":
         return _write_dataset(args, kwargs)
-    from ..simulation import simulate
+    from ..simulation.deals import simulate
 
     simulate(1, **{**kwargs, "plays": False, "calls": False})  # compile or load the cache before timing
     start = time.perf_counter()
@@ -217,7 +217,7 @@ def _report(args, rules: Rules, deals: pd.DataFrame, elapsed: float) -> int:
 
 def _write_files(out: str, kind: str, frames, names) -> None:
     """The frames to their :func:`_file_names`."""
-    from ..io import write_csv_atomically, write_parquet_atomically
+    from ..engine.io import write_csv_atomically, write_parquet_atomically
 
     for path, frame in zip(_file_names(out, kind, names), frames):
         if kind == ".csv":
@@ -231,12 +231,12 @@ def _write_files(out: str, kind: str, frames, names) -> None:
 
 
 def _write_dataset(args, kwargs) -> int:
-    from ..cluster import DEFAULT_PARTITION
-    from ..datasets import simulate_to_parquet
+    from ..simulation.dask import DEFAULT_PARTITION
+    from ..datasets.writing import simulate_to_parquet
 
     client = None
     if args.scheduler:
-        from ..distributed import require
+        from ..engine.distributed import require
 
         distributed = require("--scheduler")
         try:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from ..registry import BIDDERS, PLAYERS
+from ..engine.registry import BIDDERS, PLAYERS
 from .common import (UsageError, add_contract, add_overwrite, add_rules, add_run_options, check_output_file,
                      player_name, positive_int, progress_of, rules_of, write_csv)
 
@@ -38,7 +38,7 @@ def add_parser(sub) -> None:
 
 def _sides(args: argparse.Namespace) -> tuple:
     """``(a, b)``: two player names, or two ``(bidder, player)`` teams (a UsageError names a bad one)."""
-    from ..match_tournament import check_team
+    from ..simulation.match_tournament import check_team
 
     if args.old_team_flag:
         raise UsageError("teams are given as A B like players now: e.g. belot-sim tournament mc:hard heuristic:hard "
@@ -65,8 +65,8 @@ def run(args: argparse.Namespace) -> int:
         check_output_file("--csv", args.csv, args.overwrite)
     if teams:
         return _teams(args)
-    from ..simulation import simulate
-    from ..tournament import format_tournament, tournament
+    from ..simulation.deals import simulate
+    from ..simulation.tournament import format_tournament, tournament
 
     rules = rules_of(args)
     n = 30_000 if args.n is None else args.n
@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _teams(args: argparse.Namespace) -> int:
-    from ..match_tournament import format_match_tournament, match_tournament
+    from ..simulation.match_tournament import format_match_tournament, match_tournament
 
     if args.contract is not None:
         raise ValueError("--contract does not apply to teams: their auctions decide")

@@ -7,7 +7,7 @@ import time
 
 
 def add_parser(sub) -> None:
-    from ..compiling import FAMILIES
+    from ..engine.compiling import FAMILIES
 
     warm = sub.add_parser("warmup", help="compile the kernels now, so no later run waits for the compiler",
                           description="Compile (or load from the cache) every kernel family, or the ones named; "

@@ -11,13 +11,13 @@ from numba import njit
 from numba.extending import overload
 
 from .core.layouts import C_SEARCH_FN, C_SIZE, S_SIZE, S_TURNED_CARD, S_WORLDS, V_SIZE
-from .core.options import AT_OVERTAKE, DECLARATIONS, UNDERTRUMP
 from .core.play import beats, belot_cards, legal_mask
 from .core.rng import halves, next_u64
+from .core.rule_flags import AT_OVERTAKE, DECLARATIONS, UNDERTRUMP
 from .core.scoring import score_play
 from .core.tables import AT, BELOT, LAST_TRICK, NT, POINTS, TRICK_MULT
 from .policies.decide import search_card
-from .policies.dispatch import DD, NORMAL, PIMC, RANDOM, choose_card, random_card
+from .policies.judging import DD, NORMAL, PIMC, RANDOM, choose_card, random_card
 from .policies.view import announce_belot, next_trick, record_card, show_declarations, show_turned, start_view
 
 #: Solver table slots per thread for the searching players (2**16 slots = 1 MiB, see solve.TT_BITS).
@@ -87,7 +87,7 @@ def no_at_belot(hands):
 @njit(cache=True)
 def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, policies, rng, belot_open, view, record,
               play_seat, play_card, ctx, tt, scratch, search):
-    """Play one deal from ``hands`` (modified) under the rule options ``flags`` (:mod:`.core.options`).
+    """Play one deal from ``hands`` (modified) under the rule options ``flags`` (:mod:`.core.rule_flags`).
 
     ``search``: ``None`` when no seat uses a searching player (``dd``/``pimc``), else any array.
     Numba prunes the searching players for ``None`` before typing and never compiles the solver
@@ -96,7 +96,7 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, poli
     Scratch: ``belot_open`` (int64[4], each seat's undecided belot K/Q cards), ``view``
     (the public view the strategic players read; kept card by card only when a seat needs it)
     and, for the searching players (``dd``, ``pimc``), the solver's ``ctx``/``tt`` and their
-    ``scratch`` (:mod:`.policies.search`; the caller starts its world stream per deal).
+    ``scratch`` (:mod:`.policies.dd_player`; the caller starts its world stream per deal).
 
     Returns ``(rng, trick_points0, trick_points1, declared0, declared1, belot0, belot1, valat,
     raw0, raw1, outcome, score0, score1, hanging)`` (positions ``R_*`` of

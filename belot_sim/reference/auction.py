@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..cards import card_suit
 from ..errors import IllegalActionError
-from ..rules import BULGARIAN, CONTRACT_CODES, Contract, Rules, is_integer
+from ..game.cards import card_suit
+from ..game.rules import BULGARIAN, CONTRACT_CODES, Contract, Rules, is_integer
 from .deal import check_seat
 
 PASS, DOUBLE, REDOUBLE = "pass", "double", "redouble"

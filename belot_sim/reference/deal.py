@@ -13,11 +13,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..cards import card_suit, format_card, iter_cards, parse_card, popcount, to_mask
 from ..errors import IllegalActionError
-from ..notation import Position, format_position, parse_position
-from ..rules import BELOT_POINTS, BULGARIAN, LAST_TRICK_BONUS, VALAT_BONUS, Contract, Rules, is_integer
-from ..scoring import DealScore, check_multiplier, score_deal
+from ..game.cards import card_suit, format_card, iter_cards, parse_card, popcount, to_mask
+from ..game.notation import Position, format_position, parse_position
+from ..game.rules import BELOT_POINTS, BULGARIAN, LAST_TRICK_BONUS, VALAT_BONUS, Contract, Rules, is_integer
+from ..game.scoring import DealScore, check_multiplier, score_deal
 from .declarations import (Declaration, belot_cards, belot_suits, declarations_shown_now, find_declarations,
                            resolve_declarations, shown_declaration_cards)
 from .play import legal_cards, trick_winner

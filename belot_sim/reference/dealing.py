@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..cards import FULL_DECK, mask_of
-from ..rules import is_integer
+from ..game.cards import FULL_DECK, mask_of
+from ..game.rules import is_integer
 
 
 def check_pack(pack: Sequence[int]) -> list[int]:

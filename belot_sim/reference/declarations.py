@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..cards import RANKS, SUITS, card_index
-from ..rules import TRUMP_STRENGTH_BY_RANK, Contract, Rules
+from ..game.cards import RANKS, SUITS, card_index
+from ..game.rules import TRUMP_STRENGTH_BY_RANK, Contract, Rules
 
 CARRE_POINTS_BY_RANK = (0, 0, 150, 100, 200, 100, 100, 100)  # 7 8 9 T J Q K A; 7s/8s score nothing
 SEQUENCE_POINTS = {3: 20, 4: 50}  # 5 to 8 cards: one quint, 100

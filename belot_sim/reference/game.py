@@ -11,8 +11,8 @@ import random
 from collections.abc import Sequence
 
 from ..errors import IllegalActionError
-from ..notation import Position, format_position, parse_position
-from ..rules import BULGARIAN, Rules
+from ..game.notation import Position, format_position, parse_position
+from ..game.rules import BULGARIAN, Rules
 from .auction import AuctionState
 from .deal import DealResult, DealState, cards_or_unknown, check_seat, replay
 from .dealing import check_pack, complete_hands, first_hands, place_seats, seat_of_order, turned_card

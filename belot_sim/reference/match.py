@@ -6,8 +6,8 @@ import random
 from collections.abc import Iterator
 
 from ..errors import IllegalActionError
-from ..rules import BULGARIAN, Rules, is_integer
-from ..scoring import MatchProgress
+from ..game.rules import BULGARIAN, Rules, is_integer
+from ..game.scoring import MatchProgress
 from .deal import DealResult, check_seat
 from .game import FullDealState, shuffled_pack
 

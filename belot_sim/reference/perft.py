@@ -5,7 +5,7 @@ Later engines must reproduce these counts from the same positions.
 
 from __future__ import annotations
 
-from ..rules import is_integer
+from ..game.rules import is_integer
 from .deal import DealState
 
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..cards import SUIT_MASKS, card_suit, iter_cards
-from ..rules import STRENGTH, TRUMP_MASKS, Contract, Rules
+from ..game.cards import SUIT_MASKS, card_suit, iter_cards
+from ..game.rules import STRENGTH, TRUMP_MASKS, Contract, Rules
 
 
 def is_trump(card: int, contract: Contract | str) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 
-from ..rules import BULGARIAN, Contract, Rules
+from ..game.rules import BULGARIAN, Contract, Rules
 from .auction import PASS
 from .deal import DealResult, DealState
 from .dealing import complete_hands

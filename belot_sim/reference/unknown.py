@@ -1,4 +1,4 @@
-"""Cards a position text leaves unknown (``?``, :mod:`belot_sim.notation`), filled in at random so
+"""Cards a position text leaves unknown (``?``, :mod:`belot_sim.game.notation`), filled in at random so
 that the recorded history stays legal.
 
 A deal is laid out as 32 places, each going to a seat (a hand's cards; ``None``: stock cards not
@@ -24,9 +24,9 @@ import random
 from collections.abc import Sequence
 from itertools import combinations
 
-from ..cards import FULL_DECK, format_card, iter_cards, popcount
-from ..notation import format_hand
-from ..rules import Contract, Rules, is_integer
+from ..game.cards import FULL_DECK, format_card, iter_cards, popcount
+from ..game.notation import format_hand
+from ..game.rules import Contract, Rules, is_integer
 from .declarations import belot_cards, belot_suits, declarations_shown_now, find_declarations
 from .play import legal_cards, trick_winner
 

@@ -1,13 +1,13 @@
 """The bid atlas's playouts: many (5-card hand, contract, position) rows, each played out on
 ``samples`` uniform layouts around the hand with no auction, reduced to counts and sums in parallel
-(belot_sim/atlas.py builds the table from them)."""
+(belot_sim/estimates/atlas.py builds the table from them)."""
 
 from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange
 
-from ..bidding.consistent import draw_pack, own_pack
+from ..bid_models.consistent import draw_pack, own_pack
 from ..core.dealing import hands_from_pack
 from ..core.layouts import R_OUTCOME, R_RAW0, R_RAW1, R_SCORE0, R_SCORE1
 from ..core.rng import DEAL_STREAM, PLAY_STREAM, stream_start

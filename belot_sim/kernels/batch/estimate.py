@@ -1,8 +1,8 @@
 """Bid estimates: play many layouts of the unseen cards around known cards, each under several
 contracts (common random numbers), in parallel; with an auction, screen candidate layouts for the
-ones consistent with it first (:mod:`belot_sim.kernels.bidding.consistent`).
+ones consistent with it first (:mod:`belot_sim.kernels.bid_models.consistent`).
 
-Everything here takes arrays and scalars; :mod:`belot_sim.estimate` is the pandas edge.
+Everything here takes arrays and scalars; :mod:`belot_sim.estimates.bid` is the pandas edge.
 """
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit, prange
 
-from ..bidding.consistent import draw_pack, first_mismatch
+from ..bid_models.consistent import draw_pack, first_mismatch
 from ..core.dealing import TURNED_CARD, auction_hands, classic_final_hands, fill_hands, hands_from_pack
 from ..core.layouts import A_SIZE
 from ..core.rng import DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, below, stream_start
-from ..core.work import next_chunk, workers
 from ..core.scoring import score_bulgarian
+from ..core.work import next_chunk, workers
 from ..play_loop import play_deal, play_scratch
 from ..policies.scratch import start_deal
 from .deal import store_auction, store_result
@@ -98,7 +98,7 @@ def screen_layouts(seed, start, n, fixed_pack, free, calls, dealer, family, flag
                    accept_out):
     """Candidate layouts ``start .. start+n-1``: ``accept_out[i]`` is 1 when the pack of candidate
     ``start + i`` (:func:`auction_pack`) replays ``calls`` under the bidder ``models``
-    (:func:`~belot_sim.kernels.bidding.consistent.first_mismatch`; ``skip_seat``'s calls are not
+    (:func:`~belot_sim.kernels.bid_models.consistent.first_mismatch`; ``skip_seat``'s calls are not
     checked), else 0."""
     turned_card = fixed_pack[TURNED_CARD] if family == 1 else -1
     n_chunks = (n + SCREEN_CHUNK - 1) // SCREEN_CHUNK

@@ -7,8 +7,8 @@ and world streams of :func:`.deal.auction_and_play`.  Since ``k < DEAL_ID_STRIDE
 of a run share an id, and every match depends only on ``(seed, m)``: rows are independent of
 threads, chunking and which other matches run alongside.
 
-The match progress mirrors :meth:`belot_sim.scoring.MatchProgress.after_deal` exactly
-(:func:`match_after_deal`).  ``belot_sim.matches`` wraps all this into DataFrames.
+The match progress mirrors :meth:`belot_sim.game.scoring.MatchProgress.after_deal` exactly
+(:func:`match_after_deal`).  ``belot_sim.simulation.matches`` wraps all this into DataFrames.
 """
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ import numpy as np
 from numba import njit, prange
 
 from ..core.dealing import deal_pack
-from ..core.layouts import (MT_CARRIED, MT_TOTAL0, MT_TOTAL1, M_DEALER, M_DEALS, M_SCORE0, M_SCORE1, M_TARGET, M_WINNER,
-                            R_HANGING, R_OUTCOME, R_SCORE0, R_SCORE1, R_VALAT)
+from ..core.layouts import (MT_CARRIED, MT_TOTAL0, MT_TOTAL1, M_DEALER, M_DEALS, M_SCORE0, M_SCORE1, M_TARGET,
+                            M_WINNER, R_HANGING, R_OUTCOME, R_SCORE0, R_SCORE1, R_VALAT)
 from ..core.rng import MATCH_STREAM, below, stream_start
-from ..core.work import next_chunk, stopped, workers
 from ..core.scoring import HANGING, MADE, VOID
+from ..core.work import next_chunk, stopped, workers
 from ..play_loop import play_scratch
 from .deal import auction_and_play, deal_scratch, store_auction, store_result
 
@@ -43,7 +43,7 @@ def first_dealer(seed, match_id):
 def deal_winner(outcome, bidding_team, score_b, score_d):
     """The team that won a deal (it collects the carried hanging points), or -1 (hanging, void).
 
-    As :func:`belot_sim.scoring.deal_winner`: a made deal is the bidders' unless the defenders
+    As :func:`belot_sim.game.scoring.deal_winner`: a made deal is the bidders' unless the defenders
     scored more match points, an inside deal the defenders' unless the bidders scored more.
     """
     if outcome == HANGING or outcome == VOID:
@@ -103,7 +103,7 @@ def play_matches(seed, match_ids, cap, chunk_size, target, family, flags, bidder
     more room).  ``chunk_size``: matches a worker takes at a time (``MATCH_CHUNK``; 1 when deals are
     slow, to keep every thread busy to the end; core/work.py).  ``auction_out`` uint32[AH_SIZE, slots]:
     each deal's auction-time cards (:func:`.deal.store_auction`).  ``stop`` int64[1]: once another
-    thread sets ``stop[0]`` (Ctrl-C, belot_sim/runs.py ``interruptible``), every match stops after its
+    thread sets ``stop[0]`` (Ctrl-C, belot_sim/engine/runs.py ``interruptible``), every match stops after its
     current deal, undecided (the caller drops the block).
     """
     n = len(match_ids)

@@ -1,6 +1,6 @@
 """Batch rollouts: deal, play and score many deals in parallel (fixed or random contracts).
 
-Everything here takes arrays and scalars.  :mod:`belot_sim.simulation` wraps it into DataFrames.
+Everything here takes arrays and scalars.  :mod:`belot_sim.simulation.deals` wraps it into DataFrames.
 Deal ``deal_id`` uses only its own random streams (:mod:`belot_sim.kernels.core.rng`), so the output
 rows are independent of threads and chunking.
 """
@@ -21,7 +21,7 @@ from .deal import auction_and_play, deal_scratch, store_auction, store_result
 
 CHUNK = 512  # deals a worker takes at a time (core/work.py)
 #: The same when a deal costs milliseconds (a searching player, an mc bidder): one deal at a time,
-#: so the short calls of a run cut into blocks (belot_sim/runs.py) keep every thread busy to the end.
+#: so the short calls of a run cut into blocks (belot_sim/engine/runs.py) keep every thread busy to the end.
 SEARCH_CHUNK = 1
 
 
@@ -48,7 +48,7 @@ def rollout(seed, start, first, n, contracts, random_contract, n_contracts, fixe
     outcome ``VOID``) and ``calls_out[i]`` (int8[MAX_CALLS]) receives deal ``i``'s calls.  Without
     it the contract of deal ``d`` is ``contracts[d % len(contracts)]``, or uniform over the first
     ``n_contracts`` when ``random_contract``; declarer ``fixed_declarer``, or uniform when -1.
-    ``flags``: the rule options (:mod:`belot_sim.kernels.core.options`).
+    ``flags``: the rule options (:mod:`belot_sim.kernels.core.rule_flags`).
     ``small_out`` int8[D_SIZE, n] and ``points_out`` int16[P_SIZE, n]: rows as
     :data:`~belot_sim.kernels.core.layouts.DEAL_SMALL` / ``DEAL_POINTS``; ``hands_out`` uint32[4, n];
     ``play_*_out`` int8[n, 32] when ``record``.
@@ -56,7 +56,7 @@ def rollout(seed, start, first, n, contracts, random_contract, n_contracts, fixe
 
     ``n_workers``: parallel workers, one per Numba thread of the caller; each takes chunks of deals
     as it becomes free (:mod:`..core.work`).  The kernel releases the GIL (the caller may write the
-    previous block to disk meanwhile, belot_sim/datasets.py).
+    previous block to disk meanwhile, belot_sim/datasets/writing.py).
     ``bidders`` is ``None`` without an auction; ``search`` is ``None`` unless a seat plays
     ``dd``/``pimc`` (then the search's addresses, :func:`belot_sim.kernels.solver.api.search_entries`).
     Numba compiles one kernel per combination of these types and prunes the branches for ``None``

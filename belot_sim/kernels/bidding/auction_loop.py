@@ -8,7 +8,7 @@ from numba import njit
 from ..core.auction_rules import FAMILY_CLASSIC, MAX_CALLS, N_CODES, PASS, apply_call, auction_start, legal_calls
 from ..core.layouts import A_CONTRACT, A_DECLARER, A_MULTIPLIER, A_OVER, A_TO_MOVE, A_VOID, BIDDER_INTS, BIDDER_WEIGHTS
 from ..core.rng import halves, next_u64
-from ..core.options import ALL_NO_TRUMPS, DECLARATIONS
+from ..core.rule_flags import ALL_NO_TRUMPS, DECLARATIONS
 from .choose import choose_call
 
 #: The default bidder parameters (read-only), with the bulgarian preset's rule options; in classic
@@ -56,7 +56,7 @@ def run_auction(hands5, dealer, family, all_no_trumps, turned_card, bidders, rng
     ``hands5`` int64[4]: the 5-card mask of each seat (:func:`auction_hands`); ``family``
     0/1; ``all_no_trumps`` classic round 3; ``turned_card`` the classic turned card
     (``pack[20]``; ignored in bulgarian, pass -1); ``bidders`` int64[4] bidder codes per
-    seat (:data:`belot_sim.registry.BIDDERS`); ``rng`` a splitmix64 state
+    seat (:data:`belot_sim.engine.registry.BIDDERS`); ``rng`` a splitmix64 state
     (e.g. ``stream_start(seed, deal_id, AUCTION_STREAM)``); ``state`` scratch
     int64[A_SIZE] (holds the final state afterwards); ``calls_out`` int8[MAX_CALLS]
     receives the call codes in order.

@@ -4,18 +4,18 @@ A bidder sees only: the legal-call mask, its 5-card hand, its seat, the auction 
 declarer, multiplier, round, the calls so far — all public), the family, the classic turned card (public), the
 bidder parameters (with the deal's rule options, ``BI_FLAGS``) and one uniform 32-bit random value (``mc``
 seeds its layouts with it).
-Python names bidders by string (:data:`belot_sim.registry.BIDDERS`).
+Python names bidders by string (:data:`belot_sim.engine.registry.BIDDERS`).
 """
 
 from __future__ import annotations
 
 from numba import njit
 
+from ..bid_models.atlas_bidder import atlas_call
+from ..bid_models.codes import ATLAS_BIDDER, HEURISTIC, MC_BIDDER, RANDOM_BIDDER
+from ..bid_models.heuristic import heuristic_call
 from ..core.auction_rules import PASS
 from ..core.layouts import BI_FLAGS
-from .atlas_bidder import atlas_call
-from .codes import ATLAS_BIDDER, HEURISTIC, MC_BIDDER, RANDOM_BIDDER
-from .heuristic import heuristic_call
 from .mc import mc_call
 from .random_bidder import random_call
 

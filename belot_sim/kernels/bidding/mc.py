@@ -33,17 +33,17 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from ..bid_models.codes import HEURISTIC
+from ..bid_models.consistent import draw_pack, finish_auction, first_mismatch, model_call, own_pack
+from ..bid_models.heuristic import contract_margin
 from ..core.auction_rules import DOUBLE, N_CODES, PASS, REDOUBLE, apply_call
 from ..core.dealing import auction_hands, classic_final_hands, hands_from_pack
 from ..core.layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A_MULTIPLIER, A_N_CALLS, A_SIZE, A_VOID,
                             BI_FLAGS, BI_MC_PLAYER, BI_MC_SAMPLES, BI_MC_TRIES, BW_DOUBLE_MARGIN, BW_MC_MARGIN,
                             BW_MC_WINDOW, BW_MC_Z, BW_OVER_PARTNER, BW_REDOUBLE_MARGIN, R_SCORE0, R_SCORE1)
-from ..core.options import ALL_NO_TRUMPS, DECLARATIONS
 from ..core.rng import MC_STREAM, next_u64, stream_start
+from ..core.rule_flags import ALL_NO_TRUMPS, DECLARATIONS
 from ..play_loop import play_deal, play_scratch
-from .codes import HEURISTIC
-from .consistent import draw_pack, finish_auction, first_mismatch, model_call, own_pack
-from .heuristic import contract_margin
 
 #: Distinct (contract, declarer, multiplier) playouts kept per pack.
 MEMO = 16

@@ -149,7 +149,7 @@ HISTORY = Layout("H_", np.int64, "a deal's record up to one decision", (
     ("CONTRACT", 1, "contract 0..5"),
     ("DECLARER", 1, "declarer seat"),
     ("FAMILY", 1, "0 bulgarian, 1 classic"),
-    ("FLAGS", 1, "the rule options (kernels/core/options.py)"),
+    ("FLAGS", 1, "the rule options (kernels/core/rule_flags.py)"),
     ("N_PLAYED", 1, "cards played so far (0..31)"),
     ("INITIAL", 4, "each seat's 8-card hand (for what the play announces: declarations, belots)"),
     ("CARDS", 32, "the cards played, in order"),
@@ -214,7 +214,7 @@ BIDDER_INTS = Layout("BI_", np.int64, "integer bidder parameters", (
     ("MC_SAMPLES", 1, "mc: layouts consistent with the auction per call", 32),
     ("MC_PLAYER", 1, "mc: policy code that plays the layouts (random/easy/normal/hard)", 3),
     ("MC_TRIES", 1, "mc: layouts drawn per wanted layout before it gives up on the rest", 40),
-    ("FLAGS", 1, "the deal's rule options (kernels/core/options.py), for mc's playouts", 0b100110),
+    ("FLAGS", 1, "the deal's rule options (kernels/core/rule_flags.py), for mc's playouts", 0b100110),
 ))
 
 #: The heuristic's weights and thresholds are fitted on simulated deals (scripts/tune_heuristic.py,
@@ -258,7 +258,7 @@ BIDDER_WEIGHTS = Layout("BW_", np.float64, "bidder weights and thresholds", (
 #: The bid atlas table the ``atlas`` bidder reads follows the weights (``weights[BW_SIZE:]``) when an
 #: atlas bidder is seated: the expected match-point difference of every 5-card hand (by its rank in
 #: the combinatorial number system, ``ATLAS_HANDS`` of them) for each contract 0..5 and seat position
-#: 0..3 after the dealer, at ``[rank * 24 + contract * 4 + position]`` (belot_sim/atlas.py).
+#: 0..3 after the dealer, at ``[rank * 24 + contract * 4 + position]`` (belot_sim/estimates/atlas.py).
 ATLAS_HANDS = 201_376
 ATLAS_ENTRIES = ATLAS_HANDS * 24
 
@@ -331,7 +331,7 @@ SCRATCH = Layout("S_", np.int64, "search scratch", (
     ("CALLS", MAX_AUCTION_CALLS, "expert: the auction's call codes, in order"),
     ("AUCTION_DEALER", 1, "expert: the dealer of the auction"),
     ("TURNED_CARD", 1, "the classic turned card the declarer took (-1: bulgarian, no auction)"),
-    ("RULE_FLAGS", 1, "expert: the deal's rule options (kernels/core/options.py), for the auction's replay"),
+    ("RULE_FLAGS", 1, "expert: the deal's rule options (kernels/core/rule_flags.py), for the auction's replay"),
     ("MODELS", 4, "expert: each seat's bidder model (a bidder code; -1: its calls are not read)"),
     ("FIRST_HANDS", 4, "expert: each seat's 5 cards at auction time (a seat reads only its own)"),
     ("BID_WEIGHTS", BIDDER_WEIGHTS.size, "expert: the models' weights (BIDDER_WEIGHTS, float64 bits)"),

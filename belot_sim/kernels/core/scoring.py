@@ -1,11 +1,11 @@
-"""Deal scoring on scalars (docs/rules.md §7, §8); mirrors :mod:`belot_sim.scoring`."""
+"""Deal scoring on scalars (docs/rules.md §7, §8); mirrors :mod:`belot_sim.game.scoring`."""
 
 from __future__ import annotations
 
 from numba import njit
 
 from .declarations import declared_points
-from .options import DECLARATIONS, SINGLE_CONTEST, TRAILING_POINT
+from .rule_flags import DECLARATIONS, SINGLE_CONTEST, TRAILING_POINT
 from .tables import AT, CLASSIC_TOTAL, NT, VALAT
 
 MADE, HANGING, INSIDE, VOID = 0, 1, 2, 3
@@ -74,7 +74,7 @@ def score_play(initial0, initial1, initial2, initial3, contract, declarer, multi
                points0, points1, belot0, belot1, valat):
     """Score a played deal (docs/rules.md §7/§8) from its trick points (last trick and NT doubling
     included), belots and valat team (-1 none), adding the declarations of the initial hands;
-    ``flags``: the rule options (:mod:`.options`).
+    ``flags``: the rule options (:mod:`.rule_flags`).
 
     Returns ``(trick_points0, trick_points1, declared0, declared1, belot0, belot1, valat, raw0, raw1,
     outcome, score0, score1, hanging)``.

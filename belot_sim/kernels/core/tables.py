@@ -1,4 +1,4 @@
-"""Precomputed tables the kernels read, derived from :mod:`belot_sim.rules`.
+"""Precomputed tables the kernels read, derived from :mod:`belot_sim.game.rules`.
 
 All are ``int64``/``int16`` numpy arrays indexed by contract (0..5) and card (0..31).
 """
@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ...cards import SUIT_MASKS
-from ...rules import (BELOT_POINTS, LAST_TRICK_BONUS, POINTS_BULGARIAN, POINTS_CLASSIC, STRENGTH, TRUMP_MASKS,
-                      VALAT_BONUS)
+from ...game.cards import SUIT_MASKS
+from ...game.rules import (BELOT_POINTS, LAST_TRICK_BONUS, POINTS_BULGARIAN, POINTS_CLASSIC, STRENGTH, TRUMP_MASKS,
+                           VALAT_BONUS)
 
 NT, AT = 4, 5
 FAMILY_BULGARIAN, FAMILY_CLASSIC = 0, 1
@@ -28,7 +28,7 @@ VALAT = VALAT_BONUS
 SUIT = np.array(SUIT_MASKS, dtype=np.int64)
 TRUMPS = TRUMP_MASKS.astype(np.int64)
 
-#: ``STRENGTH64[contract, card]``: :data:`belot_sim.rules.STRENGTH` as int64 (no mixed-type arithmetic).
+#: ``STRENGTH64[contract, card]``: :data:`belot_sim.game.rules.STRENGTH` as int64 (no mixed-type arithmetic).
 STRENGTH64 = STRENGTH.astype(np.int64)
 
 #: ``STRONGER[contract, card]``: cards of the same suit that beat ``card``.

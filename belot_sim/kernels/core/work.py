@@ -40,7 +40,7 @@ def next_chunk(counter):
 @njit(cache=True, inline="always")
 def stopped(flag):
     """``flag[0] != 0`` (``flag``: int64[1]), read afresh each time: another thread sets it while the
-    kernel runs (Ctrl-C, belot_sim/runs.py), and a plain load could be hoisted out of the loop
+    kernel runs (Ctrl-C, belot_sim/engine/runs.py), and a plain load could be hoisted out of the loop
     (measured: the match kernel ignored a plain ``stop[0]`` for the rest of its block)."""
     return _fetch_add(flag, 0) != 0
 

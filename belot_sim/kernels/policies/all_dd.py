@@ -1,6 +1,6 @@
 """A whole deal with every seat double-dummy, from one minimax solve instead of card-by-card play.
 
-When every seat plays ``dd`` (:func:`belot_sim.players.search.dd_card`), each seat keeps its own
+When every seat plays ``dd`` (:func:`belot_sim.kernels.policies.dd_player.dd_card`), each seat keeps its own
 team's exact value.  In a suit contract or NT, and in AT when nobody holds a K-Q pair, a team's
 objective is its trick points (plus a valat), one team's gain is the other's loss, and the deal
 ends at the minimax value of the first solve: the trick points, the valat and (not depending on
@@ -15,8 +15,8 @@ import numpy as np
 from numba import njit
 
 from ..core.layouts import C_SIZE
-from ..core.options import AT_OVERTAKE, UNDERTRUMP
 from ..core.play import belot_cards
+from ..core.rule_flags import AT_OVERTAKE, UNDERTRUMP
 from ..core.scoring import score_play
 from ..core.tables import BELOT, DEAL_POINTS, NT, VALAT
 from ..solver.api import dd_value

@@ -1,13 +1,13 @@
 """One decision of any player, by its policy code: the dispatch the play loop and the bots share.
 
 :func:`decide_card` maps a policy code to the code that chooses the card: the judging players
-(codes below ``DD``) through :func:`.dispatch.choose_card`, the searching ones through
-:func:`search_card`, an overload that imports :mod:`.search` only when a kernel with a searching
+(codes below ``DD``) through :func:`.judging.choose_card`, the searching ones through
+:func:`search_card`, an overload that imports :mod:`.dd_player` only when a kernel with a searching
 player is typed (plain simulations never compile the solver).  The bots call :func:`decide_card`; the
 play loop calls its two halves directly, after its inline ``random`` fast path — measured, calling
 :func:`decide_card` from the loop (inlined or not) cost 10-14 % of ``hard`` play, its five array
-arguments being reference-counted at every decision.  A player added to :mod:`.dispatch` (and
-:data:`belot_sim.registry.POLICY_CODES`), or a searching player added to :func:`search_card`, plays
+arguments being reference-counted at every decision.  A player added to :mod:`.judging` (and
+:data:`belot_sim.engine.registry.POLICY_CODES`), or a searching player added to :func:`search_card`, plays
 in ``simulate``, in the batch kernels and in :class:`belot_sim.Bot` alike.
 """
 
@@ -16,7 +16,7 @@ from __future__ import annotations
 from numba import njit
 from numba.extending import overload
 
-from .dispatch import DD, EXPERT, PIMC_EXACT, choose_card
+from .judging import DD, EXPERT, PIMC_EXACT, choose_card
 
 
 def search_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
@@ -28,7 +28,7 @@ def search_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch)
 def _search_card_impl(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
     # Imported here, when a kernel with a searching player is typed: importing the solver
     # compiles its search, which plain simulations should not wait for.
-    from .search import dd_card, pimc_card, pimc_exact_card
+    from .dd_player import dd_card, pimc_card, pimc_exact_card
 
     def impl(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
         if policy == DD:  # perfect information: reads every hand

@@ -7,7 +7,7 @@ shuffled), so 5 are drawn at random.  In classic the taker received the face-up 
 auction: every layout gives it to the taker (the public view shows it, :func:`.view.show_turned`),
 and the taker's 5 are drawn from its other 7 cards.  The layout is kept when every call of the
 auction is what that seat's bidder model calls with those 5 cards
-(:func:`belot_sim.kernels.bidding.consistent.first_mismatch`, the replay the bid tables use), else
+(:func:`belot_sim.kernels.bid_models.consistent.first_mismatch`, the replay the bid tables use), else
 another layout is drawn, up to ``AUCTION_TRIES`` times; then the last one stands.  Keeping the
 layouts that replay (rejection sampling) leaves them distributed as ``pimc``'s layouts given the
 calls as well: the models are deterministic, so a call either matches or rules the cards out.
@@ -24,12 +24,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..bidding.codes import HEURISTIC
-from ..bidding.consistent import first_mismatch
+from ..bid_models.codes import HEURISTIC
+from ..bid_models.consistent import first_mismatch
 from ..core.bits import ctz, popcount
-from ..core.layouts import (A_SIZE, BW_SIZE, S_AUCTION_DEALER, S_AUCTION_WORK, S_BID_WEIGHTS, S_CALLS,
-                            S_FIRST_HANDS, S_FIRST_TRY, S_HANDS, S_INFERRED, S_MODELS, S_N_CALLS, S_RULE_FLAGS,
-                            S_TURNED_CARD, S_WORLD_RNG, V_DECLARER, V_PLAYED_BY)
+from ..core.layouts import (A_SIZE, BW_SIZE, S_AUCTION_DEALER, S_AUCTION_WORK, S_BID_WEIGHTS, S_CALLS, S_FIRST_HANDS,
+                            S_FIRST_TRY, S_HANDS, S_INFERRED, S_MODELS, S_N_CALLS, S_RULE_FLAGS, S_TURNED_CARD,
+                            S_WORLD_RNG, V_DECLARER, V_PLAYED_BY)
 from ..core.rng import next_u64, scale32
 from .sampling import sample_layout
 

@@ -23,12 +23,11 @@ from numba import njit
 
 from ..core.layouts import (H_CARDS, H_CONTRACT, H_DEAL_ID, H_DEALER, H_DECLARER, H_FAMILY, H_FLAGS, H_INITIAL,
                             H_N_PLAYED, H_SEED, H_SEES_ALL, H_TURNED, S_DD_FINAL, S_DD_GEN, S_TURNED_CARD,
-                            V_AT_OVERTAKE_PARTNER,
-                            V_CONTRACT, V_LEADER, V_LED, V_PLAYED, V_POS, V_SIZE, V_TRICK, V_UNDERTRUMP_REQUIRED,
-                            V_WINNER, V_WINNING)
-from ..core.options import AT_OVERTAKE, DECLARATIONS, UNDERTRUMP
+                            V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_LEADER, V_LED, V_PLAYED, V_POS, V_SIZE, V_TRICK,
+                            V_UNDERTRUMP_REQUIRED, V_WINNER, V_WINNING)
 from ..core.play import belot_cards, legal_mask
 from ..core.rng import GOLDEN, PLAY_STREAM, WORLD_STREAM, fold, next_u64, nth_r32, stream_start
+from ..core.rule_flags import AT_OVERTAKE, DECLARATIONS, UNDERTRUMP
 from ..core.tables import NT, POINTS
 from .decide import decide_card
 from .scratch import start_deal

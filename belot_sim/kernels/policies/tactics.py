@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...rules import STRENGTH
+from ...game.rules import STRENGTH
 from ..core.bits import ctz, popcount
 from ..core.tables import BEATS, POINTS, STRONGER, SUIT, TRUMPS
 

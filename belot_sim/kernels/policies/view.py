@@ -24,8 +24,8 @@ from ..core.declarations import shown_cards
 from ..core.layouts import (V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_DECLARER, V_EXCLUDED, V_KNOWN, V_LEADER, V_LED,
                             V_ON_TABLE, V_PLAYED, V_PLAYED_BY, V_POINTS_WON, V_POS, V_SIZE, V_TABLE_POINTS, V_TRICK,
                             V_TRICK_CARD, V_TRICKS_WON, V_UNDERTRUMP_REQUIRED, V_WINNER, V_WINNING)
-from ..core.options import SHOWN_AT_END, SINGLE_CONTEST
 from ..core.play import after_card
+from ..core.rule_flags import SHOWN_AT_END, SINGLE_CONTEST
 from ..core.tables import AT, BEATS, RANK_Q, SUIT, TRUMPS
 
 

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..core.layouts import (H_FAMILY, S_HANDS, V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_LEADER, V_POS,
-                            V_TRICK, V_TRICK_CARD, V_TRICKS_WON, V_UNDERTRUMP_REQUIRED)
+from ..core.layouts import (H_FAMILY, S_HANDS, V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_LEADER, V_POS, V_TRICK,
+                            V_TRICK_CARD, V_TRICKS_WON, V_UNDERTRUMP_REQUIRED)
 from ..solver.api import dd_moves
 from .position import legal_now, replay_view, seen_hands, start_streams
-from .scratch import new_gen
 from .sampling import sample_layout
+from .scratch import new_gen
 
 
 @njit(cache=True)

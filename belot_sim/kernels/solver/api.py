@@ -1,7 +1,7 @@
 """The solver's entry points: :func:`dd_value`, :func:`dd_moves` and :func:`dd_best`.
 
 They take only integers and preallocated ``int64`` arrays, so a player kernel (``pimc``, ``dd``)
-calls them from its own ``@njit`` code; the Python edge with validation is :mod:`belot_sim.solve`.
+calls them from its own ``@njit`` code; the Python edge with validation is :mod:`belot_sim.positions.solve`.
 What the value counts, and how the search finds it, is in ``docs/solver.md``; in short, for
 ``team`` from the position on: the card points of the tricks it wins (the family's table for the
 contract, cards on the table included), +10 for the last trick, doubled in bulgarian NT; +90
@@ -92,7 +92,7 @@ def dd_value(hands, leader, trick, n_trick, contract, team, family, undertrump_r
     ``team`` 0/1; ``family`` 0 bulgarian / 1 classic; ``valat``: the team has won every trick so
     far and may still earn the 90 valat points; ``ctx``: int64[C_SIZE] scratch (the layout
     :data:`belot_sim.kernels.core.layouts.SOLVER_CTX`); ``tt``: int64[2 * 2**k] table (k >= 2;
-    2**16 slots = 1 MiB measured fastest for whole deals, ``TT_BITS`` in ``belot_sim/solve.py``);
+    2**16 slots = 1 MiB measured fastest for whole deals, ``TT_BITS`` in ``belot_sim/positions/solve.py``);
     ``gen``: stamp 1 .. MAX_GEN, different for every (hands, contract, team, rules) solved with the
     same table - entries of other stamps are ignored, so the table never needs clearing until the
     stamps wrap.

@@ -14,7 +14,7 @@ from llvmlite import ir
 from numba import njit, types
 from numba.extending import intrinsic
 
-from ...rules import PLAIN_STRENGTH_BY_RANK, TRUMP_STRENGTH_BY_RANK
+from ...game.rules import PLAIN_STRENGTH_BY_RANK, TRUMP_STRENGTH_BY_RANK
 from ..core.bits import ctz, popcount
 from ..core.layouts import (C_ATOP, C_BELOT, C_CANON, C_CONTRACT, C_GEN, C_HANDS, C_HIST, C_KEEP_HISTORY, C_LAST,
                             C_MIDTT, C_NODES, C_OWNSEQ, C_POINTS, C_PSEQ, C_SEPOCH, C_SON, C_STAB, C_TEAM, C_TEAMCARDS,

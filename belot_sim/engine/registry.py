@@ -1,0 +1,107 @@
+"""The players and bidders by name: what each does, and the integer codes the kernels know them by.
+
+>>> import belot_sim as bs
+>>> sorted(bs.PLAYERS)
+['dd', 'easy', 'expert', 'hard', 'normal', 'pimc', 'pimc-exact', 'random']
+>>> bs.BIDDERS["heuristic"][:34]
+'a point count of its own 5 cards p'
+"""
+
+from __future__ import annotations
+
+from types import MappingProxyType
+
+from ..kernels.bid_models.codes import ATLAS_BIDDER, HEURISTIC, MC_BIDDER, RANDOM_BIDDER
+from ..kernels.policies.judging import DD, EASY, EXPERT, HARD, NORMAL, PIMC, PIMC_EXACT, RANDOM
+
+#: Player name → one-line description (``players=`` everywhere).
+PLAYERS = MappingProxyType({
+    "random": "uniform over the legal cards",
+    "easy": "the weakest legal card: least trick-taking power, then fewest points",
+    "normal": "judges the trick in progress: wins it cheaply with a safe card, else ducks; no card memory",
+    "hard": "normal's tactics with card memory, shown voids and holding probabilities",
+    "dd": "PERFECT INFORMATION (sees every hand): the exact double-dummy best card; a yardstick",
+    "pimc": "samples layouts of the unseen cards consistent with what it knows and solves each exactly",
+    "pimc-exact": "pimc without its shortcuts: exact values of every card in all its layouts (the reference)",
+    "expert": "pimc on layouts that also replay the auction: the heuristic bidders' calls tell what they held",
+})
+#: Bidder name → one-line description (``bidders=`` everywhere).
+BIDDERS = MappingProxyType({
+    "random": "passes with probability pass_prob, else a uniform legal call",
+    "heuristic": "a point count of its own 5 cards per contract against thresholds; doubles, redoubles",
+    "mc": "judges every legal call by its expected match points on layouts consistent with the auction",
+    "atlas": "bids the contract with the best expected match points in the bid atlas for its 5 cards and position",
+})
+
+#: Player name → policy code inside the kernels.
+POLICY_CODES = MappingProxyType({"random": RANDOM, "easy": EASY, "normal": NORMAL, "hard": HARD, "dd": DD,
+                                 "pimc": PIMC, "pimc-exact": PIMC_EXACT, "expert": EXPERT})
+#: Bidder name → bidder code inside the kernels.
+BIDDER_CODES = MappingProxyType({"random": RANDOM_BIDDER, "heuristic": HEURISTIC, "mc": MC_BIDDER,
+                                 "atlas": ATLAS_BIDDER})
+#: Bidders an auction-aware estimate can take as the model of the other seats' calls (``mc`` would
+#: run its own simulations for every layout checked).
+MODEL_BIDDERS = ("random", "heuristic", "atlas")
+#: Players that call the double-dummy solver (need its table; much slower per deal).
+SEARCH_PLAYERS = ("dd", "pimc", "pimc-exact", "expert")
+#: Players that sample ``worlds`` layouts per decision: without one seated, ``worlds`` changes nothing.
+SAMPLING_PLAYERS = ("pimc", "pimc-exact", "expert")
+#: Players shown every hand (perfect information); every other player sees only its own.
+PERFECT_INFORMATION = ("dd",)
+#: Players the ``mc`` bidder may play its layouts with (a searching player would take seconds per call).
+MC_PLAYERS = ("random", "easy", "normal", "hard")
+
+
+def seat_codes(value, registry, what: str) -> tuple[int, int, int, int]:
+    """One name for all seats, or four names (seats 0..3) → four codes from ``registry``
+    (names are case-insensitive); a clear ValueError names a bad value and lists the choices."""
+    try:
+        names = (value,) * 4 if isinstance(value, str) else tuple(value)
+    except TypeError:  # not a list: the same error as a list of the wrong length
+        names = ()
+    if len(names) != 4:
+        raise ValueError(f"{what}s must be one name or four names (seats 0..3), got {value!r}; "
+                         f"available {what}s are {sorted(registry)}")
+    codes = []
+    for name in names:
+        if not isinstance(name, str) or name.lower() not in registry:
+            four = ""
+            if isinstance(name, str) and "," in name:  # the command line's form, given to the library
+                parts = [n.strip() for n in name.split(",") if n.strip()]
+                example = f", e.g. {(parts * 2)[:4]!r}" if len(parts) in (2, 4) else ""  # 2: one per team
+                four = f"; one name per seat (0..3) is a list of four{example}"
+            raise ValueError(f"unknown {what} {name!r}: available {what}s are {sorted(registry)}{four}")
+        codes.append(registry[name.lower()])
+    return tuple(codes)
+
+
+def policy_codes(players) -> tuple[int, int, int, int]:
+    """One player name for all seats, or four names (seats 0..3) → four policy codes."""
+    return seat_codes(players, POLICY_CODES, "player")
+
+
+def bidder_codes(bidders) -> tuple[int, int, int, int]:
+    """One bidder name for all seats, or four names (seats 0..3) → four bidder codes."""
+    return seat_codes(bidders, BIDDER_CODES, "bidder")
+
+
+def model_codes(bidders) -> tuple[int, int, int, int]:
+    """Bidder names of the model of an auction (:data:`MODEL_BIDDERS`) → four bidder codes."""
+    codes = bidder_codes(bidders)
+    for code in codes:
+        if code == MC_BIDDER:
+            raise ValueError(f"mc cannot be the bidder model of an auction (checking one layout would run mc's own "
+                             f"simulations); use one of {MODEL_BIDDERS}")
+    return codes
+
+
+def is_searching(codes) -> bool:
+    """Does a seat of these policy codes play ``dd``/``pimc``?"""
+    search_codes = {POLICY_CODES[name] for name in SEARCH_PLAYERS}
+    return any(int(code) in search_codes for code in codes)
+
+
+def is_slow(policies, bidders) -> bool:
+    """Do deals take milliseconds: a seat searches (``dd``/``pimc``) or bids by playing layouts
+    (``mc``)?  ``bidders``: bidder codes, or ``None`` without an auction."""
+    return is_searching(policies) or (bidders is not None and BIDDER_CODES["mc"] in bidders)

@@ -1,0 +1,683 @@
+"""How likely is a bid to make?  ``estimate_bid`` and ``bid_table``.
+
+Both sample layouts of the cards the bidder cannot see, uniformly among those consistent with
+what is known (its own hand, plus any ``known`` cards of other seats), play every layout out
+with the chosen players and score it fully (declarations, belot, valat, rounding, docs/rules.md §7/§8).
+
+>>> import belot_sim as bs
+>>> est = bs.estimate_bid("JH 9H AH TH KH", "H", samples=200, players="hard", seed=1)
+>>> est.samples, 0.0 <= est.p_made <= 1.0
+(200, True)
+
+``players="dd"`` (the default) plays every seat double-dummy — the classic "can it be made with
+best play, cards face up" estimate (perfect information, so optimistic for the side with the
+stronger hands to coordinate); ``"hard"`` or ``"pimc"`` give realistic play.
+
+With ``auction=`` (the calls so far) the layouts are those consistent with the calls under a bidder
+model (:mod:`belot_sim.estimates.conditional`: exact rejection sampling); ``method="atlas"`` answers at once
+from the shipped bid atlas (:mod:`belot_sim.estimates.atlas`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+import pandas as pd
+
+from ..engine.bidder_options import bidder_params
+from ..engine.checks import check_bool, check_int, check_probability, check_seed, check_threads, numba_threads
+from ..engine.compiling import announce
+from ..engine.frames import categorize, deal_columns, join_arrays
+from ..engine.progress import Progress
+from ..engine.registry import is_searching, model_codes, policy_codes
+from ..engine.runs import blocks
+from ..engine.searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
+from ..engine.stats import wilson_interval
+from ..game.cards import format_cards, popcount, to_mask
+from ..game.rules import Contract, Rules
+from ..game.scoring import check_multiplier
+from ..kernels.batch.rollout import SEARCH_CHUNK
+from ..kernels.core.layouts import D_SIZE, P_SIZE
+from ..kernels.core.rule_flags import flags_of
+from ..kernels.core.scoring import HANGING, INSIDE, MADE
+
+#: Layouts per kernel call at most (blocks are sized to about half a second of work,
+#: belot_sim/engine/runs.py), with plain and with searching players.
+BLOCK = 1 << 16
+SEARCH_BLOCK = 1 << 12
+MAX_SAMPLES = 10**8
+#: Layouts of an estimate when ``samples`` is not given.
+DEFAULT_SAMPLES = 1000
+
+
+@dataclass(frozen=True)
+class BidEstimate:
+    """The estimate for one contract.  Probabilities come with Wilson 95% intervals; scores are
+    match points of one deal (``mean_score_*``) and raw points (``mean_raw_*``), bidding team
+    (the team of ``seat``) and defenders.  ``frame``: one row per sampled layout, with the
+    columns of a :func:`belot_sim.simulate` row (``sample`` in place of ``deal_id``; with an
+    ``auction``, also ``layout``, the candidate layout's id, and ``auction_hand0..3``, the 5-card
+    hands the auction was called with, classic: and ``turned_card``); empty with
+    ``method="atlas"``, which samples nothing."""
+
+    contract: Contract
+    seat: int
+    samples: int
+    p_made: float
+    p_made_ci: tuple[float, float]
+    p_hanging: float
+    p_hanging_ci: tuple[float, float]
+    p_inside: float
+    p_inside_ci: tuple[float, float]
+    mean_score_bidding: float
+    mean_score_defenders: float
+    mean_raw_bidding: float
+    mean_raw_defenders: float
+    frame: pd.DataFrame = field(repr=False, compare=False)
+    #: Candidate layouts drawn and the ones accepted (consistent with the auction; both ``samples``
+    #: without one).
+    tried: int = 0
+    accepted: int = 0
+    #: ``"uniform"`` (no auction), ``"auction"`` (layouts consistent with ``auction``) or ``"atlas"``.
+    method: str = "uniform"
+    auction: str | None = None
+
+    @property
+    def acceptance(self) -> float:
+        """The share of candidate layouts consistent with the auction (1.0 without one)."""
+        return self.accepted / self.tried if self.tried else float("nan")
+
+    def __str__(self) -> str:
+        low, high = self.p_made_ci
+        text = (f"{self.contract} by seat {self.seat}: made {self.p_made:.1%} [{low:.1%}, {high:.1%}], "
+                f"hanging {self.p_hanging:.1%}, inside {self.p_inside:.1%} over {self.samples:,} layouts; "
+                f"mean match points {self.mean_score_bidding:.2f} : {self.mean_score_defenders:.2f}")
+        if self.method == "auction":
+            text += (f"; after {self.auction!r}: {self.accepted:,} of {self.tried:,} layouts consistent "
+                     f"({self.acceptance:.1%})")
+        return text
+
+
+# --- validation --------------------------------------------------------------------------
+
+def _fixed_cards(hand, seat: int, known) -> np.ndarray:
+    """The cards each seat is known to hold, validated: int64[4]."""
+    mask = to_mask(hand, "hand")
+    size = popcount(mask)
+    if size not in (5, 8):
+        raise ValueError(f"hand must hold 5 cards (auction time) or 8 cards, got {size}: {format_cards(mask)}")
+    fixed = [0, 0, 0, 0]
+    fixed[seat] = mask
+    if known is not None:
+        if not isinstance(known, Mapping):
+            raise TypeError("known must map seats to cards, e.g. {1: 'AS'} (a classic turned card is turned=); "
+                            f"got {type(known).__name__}")
+        for other, cards in known.items():
+            other = check_int(other, "known seat", 0, 3)
+            extra = to_mask(cards, f"known cards of seat {other}")
+            clash = extra & (fixed[0] | fixed[1] | fixed[2] | fixed[3])
+            if clash:
+                raise ValueError(f"known cards {format_cards(clash)} are already placed (in the hand or another "
+                                 "seat's known cards)")
+            fixed[other] |= extra
+    for s, cards in enumerate(fixed):
+        if popcount(cards) > 8:
+            raise ValueError(f"seat {s} would hold {popcount(cards)} known cards; a hand has 8")
+    return np.array(fixed, dtype=np.int64)
+
+
+def _contract_list(contracts, rules: Rules) -> list[Contract]:
+    if contracts is None:
+        return list(rules.contracts)
+    if isinstance(contracts, (str, Contract, int, np.integer)):  # one contract, as contract= takes it
+        items = [contracts]
+    elif isinstance(contracts, Iterable) and not isinstance(contracts, (bytes, bytearray, Mapping)):
+        items = list(contracts)
+    else:
+        raise TypeError(f"contracts must be a contract or a list of contracts, got {type(contracts).__name__} "
+                        f"{contracts!r}")
+    if not items:
+        raise ValueError("contracts is empty")
+    chosen = [rules.check_contract(c) for c in items]
+    if len(set(chosen)) != len(chosen):
+        raise ValueError(f"contracts repeat: {[str(c) for c in chosen]}")
+    return chosen
+
+
+# --- the runs ----------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class BidPlan:
+    """The checked arguments of one hand's estimate (what :func:`_play` needs)."""
+
+    rules: Rules
+    hand: str  # the hand as text
+    seat: int
+    dealer: int  # -1: drawn per layout
+    fixed: np.ndarray  # int64[4] cards known per seat
+    contracts: tuple[Contract, ...]
+    multiplier: int
+    samples: int
+    seed: int
+    worlds: int
+    policies: np.ndarray  # int64[4]
+    players: object  # as given (for the table's attrs)
+    turned_card: int = -1  # classic: the turned card the taker (``seat``) took, among its fixed cards; -1 none
+
+
+def _run_options(samples, seed, worlds, players) -> tuple[int, int, int, np.ndarray]:
+    """``samples``, ``seed`` and ``worlds`` checked, and the policy codes of ``players``."""
+    samples = check_int(samples, "samples", 1, MAX_SAMPLES)
+    seed = check_seed(seed)
+    worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
+    return samples, seed, worlds, np.array(policy_codes(players), dtype=np.int64)
+
+
+def _bid_plan(hand, contracts, *, seat, dealer, known, multiplier, samples, players, rules, seed, worlds,
+              turned_card=-1) -> BidPlan:
+    """Check the arguments of an estimate (a clear error names the first bad one) into a plan."""
+    rules = Rules.coerce(rules)
+    seat = check_int(seat, "seat", 0, 3)
+    fixed_dealer = -1 if dealer is None else check_int(dealer, "dealer", 0, 3)
+    fixed = _fixed_cards(hand, seat, known)
+    chosen = tuple(_contract_list(contracts, rules))
+    multiplier = check_multiplier(multiplier, rules)
+    samples, seed, worlds, policies = _run_options(samples, seed, worlds, players)
+    return BidPlan(rules, format_cards(to_mask(hand, "hand")), seat, fixed_dealer, fixed, chosen, multiplier,
+                   samples, seed, worlds, policies, players, turned_card)
+
+
+def _play(plan: BidPlan, progress: Progress | None = None) -> pd.DataFrame:
+    """Every layout of ``plan`` under each of its contracts, in blocks of about half a second
+    (belot_sim/engine/runs.py): one row per (layout, contract), layouts major."""
+    from ..kernels.batch.estimate import estimate_rollout
+
+    rules, contracts = plan.rules, plan.contracts
+    codes = np.array([int(c) for c in contracts], dtype=np.int64)
+    flags = flags_of(rules)
+    searching = is_searching(plan.policies)
+    search = search_token() if searching else None
+    parts = []
+    for start, size in _layout_blocks(plan.samples, searching, progress):
+        rows = size * len(contracts)
+        part = (np.empty((D_SIZE, rows), dtype=np.int8), np.empty((4, rows), dtype=np.uint32),
+                np.empty((P_SIZE, rows), dtype=np.int16))
+        with announce("search-estimates" if searching else "estimates"):
+            estimate_rollout(np.uint64(plan.seed), start, size, plan.fixed, codes, plan.seat, plan.dealer,
+                             plan.multiplier, plan.turned_card, int(rules.is_classic), flags, plan.policies,
+                             plan.worlds, *part, numba.get_num_threads(), search)
+        parts.append(part)
+    small, hands, points = join_arrays(parts)
+    sample = np.repeat(np.arange(plan.samples, dtype=np.int64), len(contracts))
+    frame = pd.DataFrame(deal_columns(sample, small, hands, points)).rename(columns={"deal_id": "sample"})
+    categorize(frame)
+    return frame
+
+
+def _layout_blocks(n: int, searching: bool, progress: Progress | None):
+    """The ``(offset, size)`` blocks of ``n`` layouts, each about half a second of play
+    (belot_sim/engine/runs.py), in whole work items of every thread."""
+    from ..kernels.batch.estimate import CHUNK
+
+    items = numba.get_num_threads() * (SEARCH_CHUNK if searching else CHUNK)
+    return blocks(n, first=items, cap=SEARCH_BLOCK if searching else BLOCK, multiple=items, progress=progress)
+
+
+def _label(what: str, plan: BidPlan) -> str:
+    return f"{what} ({len(plan.contracts)} contract{'s' if len(plan.contracts) > 1 else ''} per layout)"
+
+
+def _summary(frame: pd.DataFrame, contract: Contract, seat: int, samples: int, tried: int | None = None,
+             auction: str | None = None) -> BidEstimate:
+    team = seat % 2
+    outcome = frame["outcome"].cat.codes.to_numpy()
+    counts = {code: int((outcome == code).sum()) for code in (MADE, HANGING, INSIDE)}
+    score_b = frame[f"score{team}"].to_numpy(np.int64)
+    score_d = frame[f"score{1 - team}"].to_numpy(np.int64)
+    return BidEstimate(
+        contract=contract, seat=seat, samples=samples,
+        p_made=counts[MADE] / samples, p_made_ci=wilson_interval(counts[MADE], samples),
+        p_hanging=counts[HANGING] / samples, p_hanging_ci=wilson_interval(counts[HANGING], samples),
+        p_inside=counts[INSIDE] / samples, p_inside_ci=wilson_interval(counts[INSIDE], samples),
+        mean_score_bidding=float(score_b.mean()), mean_score_defenders=float(score_d.mean()),
+        mean_raw_bidding=float(frame[f"raw{team}"].mean()), mean_raw_defenders=float(frame[f"raw{1 - team}"].mean()),
+        frame=frame.reset_index(drop=True), tried=samples if tried is None else tried, accepted=samples,
+        method="uniform" if auction is None else "auction", auction=auction)
+
+
+def _atlas_estimate(hand, contract, seat: int, dealer: int | None, rules: Rules) -> BidEstimate:
+    from .atlas import atlas_counts
+    from ..engine.atlas_table import check_atlas_rules
+
+    check_atlas_rules(rules, 'method="atlas"')
+    counts = atlas_counts(hand, contract, seat, dealer)
+    n = counts["samples"]
+    return BidEstimate(
+        contract=contract, seat=seat, samples=n,
+        p_made=counts["made"] / n, p_made_ci=wilson_interval(counts["made"], n),
+        p_hanging=counts["hanging"] / n, p_hanging_ci=wilson_interval(counts["hanging"], n),
+        p_inside=counts["inside"] / n, p_inside_ci=wilson_interval(counts["inside"], n),
+        mean_score_bidding=counts["score_bidding"], mean_score_defenders=counts["score_defenders"],
+        mean_raw_bidding=counts["raw_bidding"], mean_raw_defenders=counts["raw_defenders"],
+        frame=pd.DataFrame(), tried=n, accepted=n, method="atlas")
+
+
+@dataclass
+class AuctionPlan:
+    """The checked arguments of one auction-aware estimate or table (:func:`_auction_plan`)."""
+    rules: Rules
+    contracts: list
+    seat: int
+    multiplier: int
+    auction: object  # belot_sim.estimates.conditional's checked auction
+    samples: int
+    seed: int
+    worlds: int
+    policies: np.ndarray
+    max_tries: int
+    min_samples: int
+    models: np.ndarray
+    weights: np.ndarray
+    fixed: object
+    free: object
+    hand: str
+
+
+def _auction_plan(hand, contracts, *, seat, dealer, auction, bidders, turned, multiplier, samples, players, rules,
+                  seed, worlds, max_tries, min_samples, bidder_options) -> AuctionPlan:
+    """The auction-aware layouts' arguments (:mod:`belot_sim.estimates.conditional`), validated before any
+    work; ``contracts=None`` takes the legal bids."""
+    from . import conditional as cond
+
+    mask = to_mask(hand, "hand")
+    if popcount(mask) != 5:
+        raise ValueError(f"with auction= the hand is the 5 cards held during the auction, got {popcount(mask)}: "
+                         f"{format_cards(mask)}")
+    if rules.is_classic and turned is None:
+        raise ValueError("a classic auction needs the turned card: give turned=")
+    turned_card = cond.check_turned(turned, rules, mask)
+    fixed_dealer = None if dealer is None else check_int(dealer, "dealer", 0, 3)
+    checked = cond.read_auction(auction, rules, fixed_dealer, seat, turned_card)
+    chosen = cond.legal_contracts(checked) if contracts is None else _contract_list(contracts, rules)
+    for contract in chosen:
+        multiplier_played = cond.check_position(checked, contract, seat, multiplier)
+    multiplier_played = check_multiplier(multiplier_played, rules)
+    samples, seed, worlds, policies = _run_options(samples, seed, worlds, players)
+    max_tries = max(10**6, 1000 * samples) if max_tries is None else check_int(max_tries, "max_tries", 1, 2**62)
+    min_samples = samples if min_samples is None else check_int(min_samples, "min_samples", 1, samples)
+    models = np.array(model_codes(bidders), dtype=np.int64)
+    _, weights = bidder_params(rules, bidder_options, models)
+    cond.check_own_calls(checked, mask, seat, rules, models, turned_card, weights)
+    fixed, free = cond.pack_constraint(mask, seat, checked, rules, turned_card)
+    return AuctionPlan(rules, chosen, seat, multiplier_played, checked, samples, seed, worlds, policies, max_tries,
+                       min_samples, models, weights, fixed, free, format_cards(mask))
+
+
+def _play_auction_plan(plan: AuctionPlan, progress: Progress | None = None) -> tuple[pd.DataFrame, int, int]:
+    """``(frame, tried, accepted)``: the layouts consistent with the auction, screened and played
+    in blocks of about half a second; ``progress`` advances by ``plan.samples`` in all (the ones
+    not found with the last block)."""
+    from . import conditional as cond
+
+    ids, tried = cond.screen(plan.seed, plan.samples, plan.max_tries, plan.fixed, plan.free, plan.auction,
+                             plan.rules, plan.models, plan.seat, plan.weights, plan.min_samples)
+    parts = _layout_blocks(len(ids), is_searching(plan.policies), progress)
+    frame = cond.play_accepted(ids, plan.fixed, plan.free, plan.contracts, plan.seat, plan.auction, plan.multiplier,
+                               plan.rules, plan.seed, plan.policies, plan.worlds, parts)
+    if progress is not None:
+        progress.advance(plan.samples - len(ids))
+    return frame, tried, len(ids)
+
+
+def _conditional(hand, contracts, *, threads, progress, **plan_arguments):
+    """:func:`_auction_plan` and its play: ``(rules, contracts, multiplier, frame, tried, auction,
+    accepted)``."""
+    plan = _auction_plan(hand, contracts, **plan_arguments)
+    threads = check_threads(threads)
+    with numba_threads(threads), Progress(check_bool(progress, "progress"), "bid estimate", plan.samples,
+                                          "layouts") as shown:
+        frame, tried, accepted = _play_auction_plan(plan, shown)
+    return plan.rules, plan.contracts, plan.multiplier, frame, tried, plan.auction.text, accepted
+
+
+def _auction_table(plan: AuctionPlan, players, min_p_made: float, bar: Progress | None = None) -> pd.DataFrame:
+    """The bid table of an auction-aware plan (:func:`bid_table` with ``auction``), counting its
+    layouts on ``bar``."""
+    frame, tried, accepted = _play_auction_plan(plan, bar)
+    return _table(frame, plan.rules, plan.contracts, plan.seat, accepted, min_p_made,
+                  {"players": players, "hand": plan.hand, "auction": plan.auction.text, "tried": tried,
+                   "acceptance": accepted / tried})
+
+
+def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, auction=None, bidders="heuristic",
+                 known=None, turned=None, multiplier: int | None = None, samples: int | None = None, players=None,
+                 rules: Rules | str = "bulgarian", seed: int = 0, threads: int | None = None,
+                 worlds: int = DEFAULT_WORLDS, method: str = "sample", max_tries: int | None = None,
+                 min_samples: int | None = None, bidder_options: dict | None = None,
+                 progress: bool = False) -> BidEstimate:
+    """Estimate how a ``contract`` declared by ``seat`` holding ``hand`` fares.
+
+    Parameters
+    ----------
+    hand : the seat's cards: 5 (auction time, bulgarian: the 3 still to come are unknown too)
+        or 8 — a mask or card text such as ``"JH 9H AH KS 7C"``.
+    contract : the contract bid (``"H"``, ``Contract.ALL_TRUMPS``…); ``seat`` is its declarer.
+    seat, dealer : seats 0..3; ``dealer=None`` draws the dealer per layout (so who leads is
+        averaged over); give it when you know your position at the table.  With an auction the
+        dealer follows from it when not given.
+    auction : ``None`` (layouts uniform around the known cards), or the calls so far — the
+        ``auction`` column's letters (``"PH"``: pass, hearts; between spaces also the position
+        notation's words, ``"P NT X XX"``) or a list of call names — made from the seat after
+        ``dealer``.  Then the layouts are those consistent with the calls: each other seat's call
+        is what its ``bidders`` model calls with the layout's 5 cards (exact rejection sampling,
+        :mod:`belot_sim.estimates.conditional`).  Either ``seat`` is the seat to call and
+        ``contract`` a legal bid for it, or the auction is over and ``seat``/``contract`` are its
+        declarer and contract (its multiplier is played).  ``hand`` must be the 5 auction cards.
+    bidders : the bidder model of the calls: one name or four of ``random`` (its calls carry no
+        information about its cards), ``heuristic`` (default), ``atlas``; ``bidder_options`` its
+        parameters, as in :func:`belot_sim.simulate`.  The seat's own calls must be what its model
+        calls with ``hand``.
+    known : ``{seat: cards}`` known to be in other hands (or extra cards of your own); not with
+        ``auction``.
+    turned : the classic turned card, its text or its index 0..31 (as in the ``turned_card`` column); it
+        goes to ``seat``, the taker (required with a classic auction; one of the cards of an 8-card
+        hand).
+    multiplier : 1, 2 (doubled), 4 (redoubled) — bulgarian only (default 1, or the auction's).
+    samples : layouts of the unseen cards (uniform among the consistent ones); default 1000.  Not
+        with ``method="atlas"``, whose rows have their own.
+    players : one player for all seats or four: ``"dd"`` (default; every seat double-dummy,
+        perfect information), ``"pimc"``, ``"hard"``, ``"normal"``, ``"easy"``, ``"random"``.
+    rules, seed, threads, worlds : as :func:`belot_sim.simulate` (layout ``i`` depends only on
+        ``(seed, i)``; with an auction, candidate ``i`` does, and the accepted ones are kept in order).
+    method : ``"sample"`` (play sampled layouts) or ``"atlas"`` (the shipped bid atlas: ``hard``
+        play, no auction, undoubled, bulgarian rules; instant; the four positions pooled when ``dealer``
+        is None).
+    max_tries : candidate layouts screened at most with an auction (default ``max(10**6, 1000 *
+        samples)``); fewer than ``min_samples`` (default ``samples``) consistent ones by then raise a
+        ValueError, more are the estimate (``samples``/``accepted`` then say how many).  Both are
+        refused without an auction.
+    progress : show a progress bar on stderr (a dd or pimc estimate of 1000 layouts takes seconds
+        to minutes; Ctrl-C stops it within about a second).
+
+    Returns a :class:`BidEstimate` (P(made)/P(hanging)/P(inside) with Wilson 95% intervals, mean
+    match and raw points of each team, ``tried``/``accepted`` layouts, ``.frame`` one row per layout;
+    empty with ``method="atlas"``).
+    """
+    rules = Rules.coerce(rules)
+    seat = check_int(seat, "seat", 0, 3)
+    if method not in ("sample", "atlas"):
+        raise ValueError(f"method must be 'sample' or 'atlas', got {method!r}")
+    if auction is None:
+        _check_unread_model(bidders, bidder_options, max_tries, min_samples, rules)
+    if method == "atlas":
+        _check_atlas_arguments(auction, known, turned, players, multiplier, samples, seed, worlds, threads, progress,
+                               rules)
+        return _atlas_estimate(hand, rules.check_contract(contract), seat,
+                               None if dealer is None else check_int(dealer, "dealer", 0, 3), rules)
+    players = "dd" if players is None else players
+    samples = DEFAULT_SAMPLES if samples is None else samples
+    if auction is not None:
+        if known is not None:
+            raise ValueError("known= cannot be combined with auction= (give a classic turned card as turned=)")
+        rules, contracts, _, frame, tried, text, accepted = _conditional(
+            hand, [contract], seat=seat, dealer=dealer, auction=auction, bidders=bidders, turned=turned,
+            multiplier=multiplier, samples=samples, players=players, rules=rules, seed=seed, threads=threads,
+            worlds=worlds, max_tries=max_tries, min_samples=min_samples, bidder_options=bidder_options,
+            progress=progress)
+        return _summary(frame, contracts[0], seat, accepted, tried, text)
+    known, turned_card = _with_turned(known, turned, seat, rules, hand)
+    plan = _bid_plan(hand, [contract], seat=seat, dealer=dealer, known=known,
+                     multiplier=1 if multiplier is None else multiplier, samples=samples, players=players,
+                     rules=rules, seed=seed, worlds=worlds, turned_card=turned_card)
+    threads = check_threads(threads)
+    with numba_threads(threads), Progress(check_bool(progress, "progress"), _label("bid estimate", plan),
+                                          samples, "layouts") as bar:
+        frame = _play(plan, bar)
+    return _summary(frame, plan.contracts[0], plan.seat, plan.samples)
+
+
+def _check_unread_model(bidders, bidder_options, max_tries, min_samples, rules: Rules) -> None:
+    """Without an auction no call is read: the model's names are still checked (models only, as with
+    an auction), and its options and the screen's limits refused (they would be silently ignored)."""
+    bidder_params(rules, bidder_options, model_codes(bidders))  # raises on a bad name or option
+    if bidder_options is not None:
+        raise ValueError("bidder_options= are the options of the bidder model of an auction's calls: give them "
+                         "with auction=")
+    for name, value in (("max_tries", max_tries), ("min_samples", min_samples)):
+        if value is not None:
+            raise ValueError(f"{name}= limits the screen of layouts against an auction: give it with auction=")
+
+
+def _check_atlas_arguments(auction, known, turned, players, multiplier, samples, seed, worlds, threads, progress,
+                           rules: Rules) -> None:
+    """``method="atlas"`` answers for undoubled deals of a 5-card hand with nothing else known, played by
+    ``hard``: other values of those arguments are refused; the rest are checked as for sampling."""
+    if auction is not None or known is not None or turned is not None:
+        raise ValueError('method="atlas" answers for a hand with no auction and nothing else known')
+    from .atlas import plays_as_atlas
+
+    if players is not None and not plays_as_atlas(players):
+        raise ValueError(f'the bid atlas was computed with hard play; players={players!r} needs method="sample"')
+    if multiplier is not None and check_multiplier(multiplier, rules) != 1:
+        raise ValueError(f'the bid atlas scores undoubled deals; multiplier={multiplier!r} needs method="sample"')
+    if samples is not None:  # it would be ignored: an atlas row has the layouts it was computed on
+        raise ValueError(f'the bid atlas rows rest on their own layouts; samples={samples!r} needs method="sample"')
+    _run_options(DEFAULT_SAMPLES, seed, worlds, "hard")
+    check_threads(threads)
+    check_bool(progress, "progress")
+
+
+def _with_turned(known, turned, seat: int, rules: Rules, hand) -> tuple[object, int]:
+    """``(known, turned card)``: ``known`` with a classic turned card added to the taker's (``seat``'s)
+    cards, and that card (-1 without one).  An 8-card hand is the taker's after the deal: its turned
+    card is one of them."""
+    if turned is None:
+        return known, -1
+    from .conditional import check_turned
+
+    mask = to_mask(hand, "hand")
+    if popcount(mask) == 8:
+        card = check_turned(turned, rules, 0)
+        if not mask >> card & 1:
+            raise ValueError(f"an 8-card hand is the taker's whole hand: the turned card {format_cards(1 << card)} "
+                             f"must be one of its cards ({format_cards(mask)})")
+        return known, card
+    card = check_turned(turned, rules, mask)
+    if known is not None and not isinstance(known, Mapping):
+        raise TypeError(f"known must map seats to cards, got {type(known).__name__}")
+    known = dict(known or {})
+    known[seat] = (to_mask(known[seat], "known cards") if seat in known else 0) | 1 << card
+    return known, card
+
+
+def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, bidders="heuristic", known=None,
+              turned=None, samples: int = 1000, players="dd", rules: Rules | str = "bulgarian", seed: int = 0,
+              threads: int | None = None, worlds: int = DEFAULT_WORLDS, contracts=None, min_p_made: float = 0.5,
+              max_tries: int | None = None, min_samples: int | None = None, bidder_options: dict | None = None,
+              progress: bool = False) -> pd.DataFrame:
+    """Every contract of the rules (or ``contracts``: one contract or a list) evaluated on **the same**
+    sampled layouts and play streams (common random numbers: differences between rows are not sampling
+    noise).
+
+    One row per contract: ``p_made`` with ``p_made_low``/``p_made_high`` (Wilson 95%),
+    ``p_hanging``, ``p_inside``, ``ev`` (mean match points of the bidding team minus the
+    defenders' in one deal; points left hanging count for nobody), ``ev_doubled`` and
+    ``ev_redoubled`` (the same plays scored doubled/redoubled; bulgarian only), ``raw_bidding``,
+    ``raw_defenders``.  ``recommended`` marks the call to make: the contract with the best ``ev``
+    among those with ``p_made >= min_p_made`` — or no row when none reaches it (passing is not scored
+    itself: with a low ``min_p_made`` a contract of negative ``ev`` may be recommended); the call is also
+    in ``table.attrs["recommended"]`` (``"pass"`` or a contract).  Arguments as :func:`estimate_bid`
+    (``progress`` counts layouts, each played under every contract).  With ``auction`` (the calls so
+    far; ``seat`` must be the seat to call) the rows are the contracts it may bid, on layouts
+    consistent with the calls.  ``attrs`` also hold ``auction``, ``tried`` and ``acceptance`` (without an
+    auction: ``None``, the samples and 1.0).
+    """
+    min_p_made = check_probability(min_p_made, "min_p_made")
+    plan = _table_plan(hand, {"seat": seat, "dealer": dealer, "auction": auction, "bidders": bidders, "known": known,
+                              "turned": turned, "samples": samples, "players": players, "rules": rules, "seed": seed,
+                              "worlds": worlds, "contracts": contracts, "max_tries": max_tries,
+                              "min_samples": min_samples, "bidder_options": bidder_options})
+    threads = check_threads(threads)
+    label = "bid estimate" if isinstance(plan, AuctionPlan) else _label("bid table", plan)
+    with numba_threads(threads), Progress(check_bool(progress, "progress"), label, plan.samples, "layouts") as bar:
+        return _hand_table(plan, players, min_p_made, bar)
+
+
+def bid_tables(hands, *, client=None, threads: int | None = None, progress: bool = False, **bid_table_kwargs
+               ) -> pd.DataFrame:
+    """:func:`bid_table` of every hand of ``hands``, as one frame: a row per (hand, contract),
+    columns ``hand`` (the cards as text), ``contract`` and the bid-table columns; with ``auction``
+    (the same calls for every hand, each hand the 5 cards of the seat to call) also ``tried`` and
+    ``acceptance`` (the layouts tried and the share consistent with the calls).
+
+    Every argument is checked for every hand before any layout is played.  ``client``: a Dask
+    ``distributed.Client``; its workers evaluate the hands, one task per hand
+    (:mod:`belot_sim.simulation.dask`), with the same tables.  ``progress`` counts layouts of all hands.
+    """
+    if isinstance(hands, (str, int, np.integer)) or not isinstance(hands, Iterable):
+        raise TypeError(f"hands must be a list of hands (card text or masks), got {type(hands).__name__}")
+    hands = list(hands)
+    if not hands:
+        raise ValueError("hands is empty")
+    unknown = sorted(set(bid_table_kwargs) - _TABLE_ARGUMENTS)
+    if unknown:
+        raise TypeError(f"unknown argument(s) {unknown}: bid_table's arguments are {sorted(_TABLE_ARGUMENTS)}")
+    min_p_made = check_probability(bid_table_kwargs.pop("min_p_made", 0.5), "min_p_made")
+    options = {**_TABLE_DEFAULTS, **bid_table_kwargs}
+    plans = [_hand_plan(k, hand, options) for k, hand in enumerate(hands)]
+    threads = check_threads(threads)
+    with Progress(check_bool(progress, "progress"), "bid tables", sum(p.samples for p in plans), "layouts") as bar:
+        if client is not None:
+            from ..engine.distributed import check_client, run_partitions
+
+            tasks = [(plan, options["players"], min_p_made, threads) for plan in plans]
+            tables = run_partitions(check_client(client, "bid_tables"), _table_on_worker, tasks, progress=bar,
+                                    weights=[p.samples for p in plans])
+        else:
+            with numba_threads(threads):
+                tables = [_hand_table(plan, options["players"], min_p_made, bar) for plan in plans]
+    frame = pd.concat([t.reset_index().assign(hand=t.attrs["hand"], **_auction_columns(t)) for t in tables],
+                      ignore_index=True)
+    return frame[["hand", *[c for c in frame.columns if c != "hand"]]]
+
+
+#: ``bid_table``'s defaults for the arguments ``bid_tables`` passes on to each hand's table.
+_TABLE_DEFAULTS = {"seat": 0, "dealer": None, "auction": None, "bidders": "heuristic", "known": None, "turned": None,
+                   "samples": 1000, "players": "dd", "rules": "bulgarian", "seed": 0, "worlds": DEFAULT_WORLDS,
+                   "contracts": None, "max_tries": None, "min_samples": None, "bidder_options": None}
+_TABLE_ARGUMENTS = {*_TABLE_DEFAULTS, "min_p_made"}
+
+
+def _hand_plan(k: int, hand, options: dict):
+    """Hand ``k``'s :func:`_table_plan`; an error names the hand."""
+    try:
+        return _table_plan(hand, options)
+    except (ValueError, TypeError) as error:
+        raise type(error)(f"hands[{k}] ({hand!r}): {error}") from None
+
+
+def _table_plan(hand, o: dict):
+    """A bid table's checked plan from ``bid_table``'s arguments ``o``: an :class:`AuctionPlan` with
+    an auction, else a :class:`BidPlan`."""
+    if o["auction"] is not None and o["known"] is not None:
+        raise ValueError("known= cannot be combined with auction= (give a classic turned card as turned=)")
+    seat = check_int(o["seat"], "seat", 0, 3)
+    rules = Rules.coerce(o["rules"])
+    if o["auction"] is not None:
+        return _auction_plan(hand, o["contracts"], seat=seat, dealer=o["dealer"], auction=o["auction"],
+                             bidders=o["bidders"], turned=o["turned"], multiplier=None, samples=o["samples"],
+                             players=o["players"], rules=rules, seed=o["seed"], worlds=o["worlds"],
+                             max_tries=o["max_tries"], min_samples=o["min_samples"],
+                             bidder_options=o["bidder_options"])
+    _check_unread_model(o["bidders"], o["bidder_options"], o["max_tries"], o["min_samples"], rules)
+    known, turned_card = _with_turned(o["known"], o["turned"], seat, rules, hand)
+    return _bid_plan(hand, o["contracts"], seat=seat, dealer=o["dealer"], known=known, multiplier=1,
+                     samples=o["samples"], players=o["players"], rules=rules, seed=o["seed"], worlds=o["worlds"],
+                     turned_card=turned_card)
+
+
+def _auction_columns(table: pd.DataFrame) -> dict:
+    """``tried`` and ``acceptance`` of an auction-aware table, for every row (none otherwise)."""
+    if table.attrs.get("auction") is None:
+        return {}
+    return {key: table.attrs[key] for key in ("tried", "acceptance")}
+
+
+def _table_on_worker(plan, players, min_p_made: float, threads: int | None) -> pd.DataFrame:
+    """One hand's table (:func:`bid_tables`) on a Dask worker: one thread unless ``threads``."""
+    with numba_threads(threads if threads is not None else 1):
+        return _hand_table(plan, players, min_p_made)
+
+
+def _hand_table(plan, players, min_p_made: float, bar: Progress | None = None) -> pd.DataFrame:
+    """One hand's table from its plan (:func:`_hand_plan`), counting its layouts on ``bar``."""
+    if isinstance(plan, AuctionPlan):
+        return _auction_table(plan, players, min_p_made, bar)
+    return _plan_table(plan, _play(plan, bar), min_p_made)
+
+
+def _plan_table(plan: BidPlan, frame: pd.DataFrame, min_p_made: float) -> pd.DataFrame:
+    """The bid table of ``plan`` from its played layouts."""
+    return _table(frame, plan.rules, plan.contracts, plan.seat, plan.samples, min_p_made,
+                  {"players": plan.players, "hand": plan.hand, "auction": None, "tried": plan.samples,
+                   "acceptance": 1.0})
+
+
+def _table(frame: pd.DataFrame, rules: Rules, contracts, seat: int, samples: int, min_p_made: float,
+           attrs: dict) -> pd.DataFrame:
+    """The bid table of played layouts (one row per layout and contract of ``contracts``), with
+    ``attrs`` (players, hand, auction, tried, acceptance) added to the table's own."""
+    from ..kernels.batch.estimate import bulgarian_scores
+
+    team = seat % 2
+    rows = {}
+    for contract in contracts:
+        part = frame[frame["contract"] == str(contract)]
+        est = _summary(part, contract, seat, samples)
+        row = {"p_made": est.p_made, "p_made_low": est.p_made_ci[0], "p_made_high": est.p_made_ci[1],
+               "p_hanging": est.p_hanging, "p_inside": est.p_inside,
+               "ev": est.mean_score_bidding - est.mean_score_defenders}
+        raw_b = part[f"raw{team}"].to_numpy(np.int64)
+        raw_d = part[f"raw{1 - team}"].to_numpy(np.int64)
+        for name, mult in (("ev_doubled", 2), ("ev_redoubled", 4)):
+            if rules.is_classic:
+                row[name] = math.nan
+                continue
+            scores = np.empty((3, len(part)), dtype=np.int64)
+            bulgarian_scores(np.full(len(part), int(contract), dtype=np.int64), raw_b, raw_d, mult,
+                             rules.trailing_point, scores)
+            row[name] = float((scores[0] - scores[1]).mean())
+        row["raw_bidding"] = est.mean_raw_bidding
+        row["raw_defenders"] = est.mean_raw_defenders
+        rows[str(contract)] = row
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "contract"
+    eligible = table[table["p_made"] >= min_p_made]
+    recommended = str(eligible["ev"].idxmax()) if len(eligible) else "pass"
+    table["recommended"] = table.index == recommended
+    table.attrs.update({"recommended": recommended, "samples": samples, "seat": seat, "rules": rules.family,
+                        **attrs})
+    return table
+
+
+def format_bid_table(table: pd.DataFrame) -> str:
+    """A printable bid table with the recommendation (the doubled columns only where they are
+    scored: bulgarian)."""
+    attrs = table.attrs
+    doubled = bool(table[["ev_doubled", "ev_redoubled"]].notna().any(axis=None))
+    lines = [f"hand {attrs.get('hand', '?')} (seat {attrs.get('seat', 0)}), {attrs.get('samples', 0):,} layouts, "
+             f"players {attrs.get('players')}, {attrs.get('rules')} rules",
+             f"{'contract':>8} {'P(made)':>8} {'95% CI':>16} {'hanging':>8} {'inside':>8} {'EV':>7}"
+             + (f" {'EV x2':>7} {'EV x4':>7}" if doubled else "")]
+    for contract, row in table.iterrows():
+        interval = f"[{row.p_made_low:.1%}, {row.p_made_high:.1%}]"
+        mark = "  <- bid" if row.recommended else ""
+        evs = f" {row.ev_doubled:>+7.2f} {row.ev_redoubled:>+7.2f}" if doubled else ""
+        lines.append(f"{contract:>8} {row.p_made:>8.1%} {interval:>16} {row.p_hanging:>8.1%} {row.p_inside:>8.1%} "
+                     f"{row.ev:>+7.2f}{evs}{mark}")
+    lines.append(f"recommended call: {attrs.get('recommended', '?')}")
+    return "\n".join(lines)

@@ -1,0 +1,110 @@
+"""Position analysis: every legal card of the seat to move, judged exactly and over sampled layouts,
+with the card each bot would play.
+
+>>> import belot_sim as bs
+>>> from belot_sim import reference as ref
+>>> pos = ref.DealState.from_text("belot deal; dealer 2; contract H; declarer 0; hands T.AQT9.T7.J AK98...AQT8 "
+...                               ".K.AKQJ9.K9 QJ7.J87.8.7; play 7S TS AS KH | AD 8D 7D 8C | 9D")
+>>> table = bs.analyze(pos, worlds=50, players=("normal", "pimc"))
+>>> table[["name", "dd", "p_best", "bots"]].values.tolist()
+[['7H', 64, 1.0, 'pimc'], ['8H', 64, 1.0, ''], ['JH', 53, 0.0, 'normal']]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+
+from ..engine.checks import check_int, check_seed
+from ..engine.registry import PERFECT_INFORMATION, PLAYERS, POLICY_CODES
+from ..engine.searching import MAX_WORLDS, search_token
+from ..game.cards import format_card
+from ..kernels.play_loop import play_scratch
+from ..reference import state_from_text
+from .bots import Bot, fill_record, new_record, play_state_of, turned_card_of
+
+#: Layouts over which analyze() averages each card (a judge: more than a player's 20).
+ANALYZE_WORLDS = 200
+
+
+def _players(players) -> tuple[str, ...]:
+    if not isinstance(players, Iterable):
+        raise TypeError(f"players must be a player name or a list of them, got {players!r}")
+    names = (players,) if isinstance(players, str) else tuple(players)
+    for name in names:
+        if not isinstance(name, str) or name.lower() not in PLAYERS:
+            raise ValueError(f"unknown player {name!r}: available players are {sorted(PLAYERS)}")
+    return tuple(name.lower() for name in names)
+
+
+def layout_table(deal, worlds: int, seed: int, turned_card: int = -1) -> tuple[int, np.ndarray]:
+    """``(legal mask, values[worlds, 32])``: each legal card's double-dummy value for the mover's team
+    in ``worlds`` layouts consistent with what the seat knows, the classic ``turned_card`` in the
+    declarer's hand (-1: none; the layouts a ``pimc`` bot with this seed draws first)."""
+    from ..kernels.policies.worlds import layout_values  # compiles the solver on first use
+
+    record = new_record(deal.rules, seed, False)
+    fill_record(record, deal, turned_card)
+    policies = np.full(4, POLICY_CODES["pimc"], dtype=np.int64)
+    _, view, _, ctx, tt, scratch = play_scratch(policies, worlds, search_token())
+    out = np.empty((worlds, 32), dtype=np.int64)
+    legal = int(layout_values(record, view, ctx, tt, scratch, out))
+    return legal, out
+
+
+def analyze(state, *, worlds: int = ANALYZE_WORLDS, seed: int = 0, players=tuple(PLAYERS)) -> pd.DataFrame:
+    """One row per legal card of the seat to move at ``state`` (a reference ``DealState``,
+    ``FullDealState`` in its play or ``MatchState``, or a position text as ``belot-sim analyze`` takes:
+    docs/notation.md, its ``?`` hands drawn with ``seed``), best first by ``pimc_mean``.
+
+    Columns: ``card`` (index), ``name``; ``dd``: the exact double-dummy value for the mover's team
+    with the actual hands (:func:`belot_sim.solve_state`: points still to come; missing when a hand
+    is unknown, ``?`` in a position text); ``pimc_mean`` and ``pimc_se``: the mean and its standard
+    error of that value over ``worlds`` layouts of the cards the seat cannot see, consistent with
+    what it knows (the layouts ``pimc`` samples); ``p_best``: the share of those layouts in which the
+    card is best (ties count for every tied card); ``bots``: the names of ``players`` whose bot plays
+    the card (``Bot(name, rules=state.rules, seed=seed)``, with its own 20 layouts for ``pimc``; ``dd``
+    is left out when a hand is unknown).  ``attrs``: ``seat``, ``team``, ``worlds``, ``seed``,
+    ``choices`` (player → card).
+    """
+    from .solve import solve_state
+
+    worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
+    seed = check_seed(seed)
+    if isinstance(state, str):
+        state = state_from_text(state, seed=seed)
+    deal = play_state_of(state)
+    names = _players(players)
+    legal, values = layout_table(deal, worlds, seed, turned_card_of(state))
+    cards = [c for c in range(32) if legal >> c & 1]
+    exact = solve_state(deal, moves=True) if not deal.hidden_seats else {}
+    table = values[:, cards]
+    best = table == table.max(axis=1, keepdims=True)
+    frame = pd.DataFrame({
+        "card": np.array(cards, dtype=np.int8),
+        "name": [format_card(c) for c in cards],
+        "dd": pd.array([exact.get(c) for c in cards], dtype="Int16"),
+        "pimc_mean": table.mean(axis=0),
+        "pimc_se": table.std(axis=0, ddof=1) / np.sqrt(worlds) if worlds > 1 else np.nan,
+        "p_best": best.mean(axis=0),
+    })
+    choices = {name: Bot(name, rules=deal.rules, seed=seed).play(state) for name in names
+               if not (name in PERFECT_INFORMATION and deal.hidden_seats)}
+    frame["bots"] = [" ".join(name for name, card in choices.items() if card == c) for c in cards]
+    frame = frame.sort_values(["pimc_mean", "card"], ascending=[False, True], kind="stable").reset_index(drop=True)
+    frame.attrs.update(seat=deal.to_move, team=deal.to_move % 2, worlds=worlds, seed=seed, choices=choices)
+    return frame
+
+
+def format_analysis(table: pd.DataFrame, state) -> str:
+    """The table of :func:`analyze` as text, under a line naming the seat, the contract and the layouts."""
+    deal = play_state_of(state)
+    doubled = {1: "", 2: " doubled", 4: " redoubled"}[deal.multiplier]
+    head = (f"seat {table.attrs['seat']} to move (team {table.attrs['team']}), trick {deal.trick_number + 1}, "
+            f"{deal.contract}{doubled} by seat {deal.declarer}; values: the mover's team's points still to come; "
+            f"{table.attrs['worlds']} layouts, seed {table.attrs['seed']}")
+    body = table.to_string(index=False, formatters={"pimc_mean": "{:.1f}".format, "pimc_se": "{:.1f}".format,
+                                                    "p_best": "{:.2f}".format})
+    return head + "\n" + body

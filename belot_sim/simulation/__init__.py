@@ -1,0 +1,12 @@
+"""Deals, matches and duplicate tournaments played by the kernels, into DataFrames: :func:`simulate`
+(:mod:`.deals`), :func:`simulate_matches` (:mod:`.matches`), :func:`tournament` (:mod:`.tournament`),
+:func:`match_tournament` (:mod:`.match_tournament`) and :func:`simulate_dask` (:mod:`.dask`)."""
+
+from .dask import simulate_dask
+from .deals import simulate
+from .match_tournament import format_match_tournament, match_tournament
+from .matches import simulate_matches
+from .tournament import format_tournament, tournament
+
+__all__ = ["simulate", "simulate_matches", "tournament", "format_tournament", "match_tournament",
+           "format_match_tournament", "simulate_dask"]

@@ -1,0 +1,144 @@
+"""Duplicate tournaments between two players (docs/rules.md §11 ladder checks).
+
+Every deal is played twice on the same cards, contract and declarer: once with player
+``a`` in seats 0/2 and ``b`` in seats 1/3, once with the seats swapped, so the luck of the
+cards cancels.  The edge of a deal is ``a``'s raw points minus ``b``'s, averaged over the
+two plays.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..engine.checks import check_bool, check_int, check_threads, numba_threads
+from ..engine.progress import Progress
+from ..engine.searching import DEFAULT_WORLDS
+from ..engine.stats import NA_NOTE, format_interval, side_names, sums_interval
+from ..game.rules import CONTRACT_CODES
+from .dask import check_partition_size
+from .deals import MAX_DEALS, DealPlan, deal_blocks, plan_deals, run_deals
+
+#: Duplicate deals per task on a Dask client.
+CLIENT_PARTITION = 100_000
+
+
+def tournament(a: str, b: str, n: int, *, rules="bulgarian", contract=None, declarer: int | None = None,
+               bidders=None, seed: int = 0, start: int = 0, threads: int | None = None, progress: bool = False,
+               worlds: int = DEFAULT_WORLDS, bidder_options: dict | None = None, client=None,
+               partition_size: int = CLIENT_PARTITION) -> pd.DataFrame:
+    """Play ``n`` duplicate deals (ids ``start .. start+n-1``) between players ``a`` and ``b``.
+
+    ``contract``, ``declarer``, ``bidders``, ``seed``, ``start``, ``threads``, ``progress``,
+    ``worlds``, ``bidder_options`` as in :func:`belot_sim.simulate` (default: a random contract
+    and declarer per deal; with ``bidders`` the auction decides, the same in both plays since it
+    does not depend on the players; void deals count as an edge of 0 in ``all``).  ``client``: a
+    Dask ``distributed.Client`` whose workers play partitions of ``partition_size`` deals
+    (:mod:`belot_sim.simulation.dask`); the table is the same.  Memory does not grow with ``n``: each
+    block's edges are summed by contract as integers (:func:`duplicate_sums`), so the table is
+    exact and the same for any blocks, threads or client.
+
+    Returns one row per contract played plus ``"all"`` (index ``contract``), columns: ``deals``,
+    ``mean_edge`` (raw points per deal in ``a``'s favour), ``ci_low``/``ci_high`` (95% normal
+    interval of the mean; NaN for a row of one deal, printed ``n/a`` by :func:`format_tournament`),
+    ``a_better``/``b_better``/``equal`` (fractions of deals).
+    """
+    first, second = duplicate_plans(a, b, rules=rules, contract=contract, declarer=declarer, bidders=bidders,
+                                    seed=seed, worlds=worlds, bidder_options=bidder_options)
+    n = check_int(n, "n", 1, MAX_DEALS)
+    start = check_int(start, "start", 0, 2**62 - n)
+    threads = check_threads(threads)
+    progress = check_bool(progress, "progress")
+    partition_size = check_partition_size(partition_size)  # also without a client
+    with Progress(progress, "tournament", n, "duplicate deals") as bar:
+        if client is not None:
+            from ..engine.distributed import check_client, partitions, run_partitions
+
+            client = check_client(client, "tournament")
+            tasks = [(first, second, start + offset, size, threads)
+                     for offset, size in partitions(n, partition_size)]
+            parts = run_partitions(client, _sums_on_worker, tasks, progress=bar, weights=[t[3] for t in tasks])
+        else:
+            with numba_threads(threads):
+                parts = [duplicate_sums(first, second, start + offset, size)
+                         for offset, size in deal_blocks(first, n, bar)]
+    totals = sum((p.astype(object) for p in parts), np.zeros_like(parts[0], dtype=object))  # exact: Python ints
+    rows = {code: _summary(*totals[c]) for c, code in enumerate(CONTRACT_CODES) if totals[c, 0]}
+    rows["all"] = _summary(*totals.sum(axis=0))
+    table = pd.DataFrame.from_dict(rows, orient="index")
+    table.index.name = "contract"
+    table.attrs.update({"a": a, "b": b, "n": n, "seed": seed})
+    return table
+
+
+def duplicate_plans(a: str, b: str, *, rules, contract, declarer, bidders, seed, worlds,
+                    bidder_options) -> tuple[DealPlan, DealPlan]:
+    """The two seatings of a duplicate match, checked: ``a`` in seats 0/2, then in seats 1/3 (the
+    deal arguments as :func:`tournament`'s)."""
+    common = dict(rules=rules, contract=contract, declarer=declarer, bidders=bidders, seed=seed, plays=False,
+                  multiplier=1, worlds=worlds, calls=False, bidder_options=bidder_options)
+    return plan_deals(players=(a, b, a, b), **common), plan_deals(players=(b, a, b, a), **common)
+
+
+def duplicate_edges(first: DealPlan, second: DealPlan, start: int, n: int) -> tuple[np.ndarray, np.ndarray]:
+    """``(edge, contract)`` of deals ``start .. start+n-1`` played by both seatings: ``a``'s raw points
+    minus ``b``'s, averaged over the two plays, and the contract (text, ``None`` when void)."""
+    twice, contract = _twice_edges(first, second, start, n)
+    return twice / 2.0, contract.astype(object).to_numpy()
+
+
+def duplicate_sums(first: DealPlan, second: DealPlan, start: int, n: int) -> np.ndarray:
+    """The edges of deals ``start .. start+n-1`` (as :func:`duplicate_edges`) summed by contract: one
+    row per contract of :data:`~belot_sim.game.rules.CONTRACT_CODES`, then one of the void deals; columns
+    :data:`SUM_COLUMNS`.  Integers (an edge is a whole number of half points), so the sums of any
+    blocks add up exactly in any order, and a tournament's memory does not grow with its deals."""
+    twice, contract = _twice_edges(first, second, start, n)
+    code = contract.cat.codes.to_numpy()
+    out = np.zeros((len(CONTRACT_CODES) + 1, len(SUM_COLUMNS)), dtype=np.int64)
+    for row in range(len(CONTRACT_CODES) + 1):
+        chosen = twice[code == (row if row < len(CONTRACT_CODES) else -1)]
+        out[row] = (len(chosen), chosen.sum(), (chosen * chosen).sum(), (chosen > 0).sum(), (chosen < 0).sum())
+    return out
+
+
+#: The columns of :func:`duplicate_sums`: deals, the sums of twice the edge and of its square, the
+#: deals ``a`` won and the deals ``b`` won.
+SUM_COLUMNS = ("deals", "twice_edge", "twice_edge_squared", "a_better", "b_better")
+
+
+def _twice_edges(first: DealPlan, second: DealPlan, start: int, n: int):
+    """``(twice the edge as int64, the contract column)`` of deals ``start .. start+n-1``."""
+    one = run_deals(first, start, n)[0]
+    two = run_deals(second, start, n)[0]
+    twice = ((one["raw0"].to_numpy(np.int64) - one["raw1"].to_numpy(np.int64))
+             + (two["raw1"].to_numpy(np.int64) - two["raw0"].to_numpy(np.int64)))
+    return twice, one["contract"]
+
+
+def _sums_on_worker(first, second, start, n, threads):
+    with numba_threads(threads if threads is not None else 1):
+        return duplicate_sums(first, second, start, n)
+
+
+def _summary(deals: int, twice: int, squares: int, a_better: int, b_better: int) -> dict:
+    """A row of the table from exact sums (Python ints) of twice each deal's edge."""
+    mean, low, high = sums_interval(deals, twice, squares, scale=2)
+    return {"deals": deals, "mean_edge": mean, "ci_low": low, "ci_high": high, "a_better": a_better / deals,
+            "b_better": b_better / deals, "equal": (deals - a_better - b_better) / deals}
+
+
+def format_tournament(table: pd.DataFrame) -> str:
+    """A printable table: edges with their 95% intervals (``n/a`` for a row of one deal) and the win
+    fractions, the sides named ``(A)`` and ``(B)`` when both are the same player."""
+    a, b = side_names(table.attrs.get("a", "a"), table.attrs.get("b", "b"))
+    a_better, b_better = a + " better", b + " better"
+    width = max(14, len(a_better), len(b_better))
+    lines = [f"{a} vs {b}: {table.attrs.get('n', '?'):,} duplicate deals (each played twice, seats swapped)",
+             f"{'contract':>8} {'deals':>8} {'edge':>8} {'95% CI':>18} {a_better:>{width}} {b_better:>{width}}"]
+    for contract, row in table.iterrows():
+        interval = format_interval(row.ci_low, row.ci_high)
+        lines.append(f"{contract:>8} {int(row.deals):>8,} {row.mean_edge:>+8.2f} {interval:>18} "
+                     f"{row.a_better:>{width}.1%} {row.b_better:>{width}.1%}")
+    if table["ci_low"].isna().any():
+        lines.append(NA_NOTE.format(what="deals"))
+    return "\n".join(lines)
