@@ -3,6 +3,8 @@ as the constants the kernels import, and the arrays the kernels allocate sized f
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -58,3 +60,14 @@ def test_a_layout_refuses_empty_or_repeated_slots():
 def test_describe_lists_every_slot():
     text = L.SOLVER_CTX.describe()
     assert all(f"C_{s.name}" in text for s in L.SOLVER_CTX.slots)
+
+
+def test_the_explicit_constants_are_the_ones_the_tables_generate():
+    """layouts.py ends with every slot's constant written out (no globals().update): regenerate the
+    block from the tables and compare; after a change to a table, run the file to write it again."""
+    source = Path(L.__file__).read_text()
+    start = source.index("\n" + L.GENERATED_START) + 1
+    assert source[start:] == L.generated_constants(), "run: python belot_sim/kernels/core/layouts.py"
+    for layout in L.LAYOUTS:
+        for name, value in layout.constants().items():
+            assert getattr(L, name) == value, name

@@ -55,6 +55,10 @@ from ..kernels.policies.position import bot_card
 from ..reference import DealState, FullDealState, MatchState
 
 
+def deal_of(state):
+    """The deal a position is in: a match's current deal, or the state itself."""
+    return state.deal if isinstance(state, MatchState) else state
+
 
 def _name(value, registry, what: str) -> str:
     if not isinstance(value, str) or value.lower() not in registry:
@@ -69,7 +73,7 @@ def _int64(value: int) -> np.int64:
 
 def play_state_of(state) -> DealState:
     """The play phase of a reference state, checked: not over, the hand of the seat to move known."""
-    deal = state.deal if isinstance(state, MatchState) else state
+    deal = deal_of(state)
     if isinstance(deal, FullDealState):
         if deal.phase == "auction":
             raise ValueError("the deal is in its auction: there is no card to play yet (bot.bid(state) makes a call)")
@@ -117,7 +121,7 @@ def fill_record(record: np.ndarray, deal: DealState, turned_card: int = -1) -> N
 def turned_card_of(state) -> int:
     """The classic turned card of a ``FullDealState`` (or a match's deal), which its declarer took;
     -1 for a bulgarian deal or a ``DealState`` (no auction)."""
-    full = state.deal if isinstance(state, MatchState) else state
+    full = deal_of(state)
     if isinstance(full, FullDealState) and full.auction.turned is not None:
         return int(full.auction.turned)
     return -1
@@ -199,7 +203,7 @@ class Bot:
         """The auction an ``expert`` reads (:mod:`belot_sim.kernels.policies.inference`): that of a
         ``FullDealState`` (or a match's deal), every seat assumed to bid as the bot's ``bidder``
         (``heuristic`` when it has none) with the bot's ``bidder_options``; a ``DealState`` has none."""
-        full = state.deal if isinstance(state, MatchState) else state
+        full = deal_of(state)
         if not isinstance(full, FullDealState):
             self._scratch[S_N_CALLS] = 0
             return
@@ -228,7 +232,7 @@ class Bot:
         """The call (``"pass"``, a contract such as ``"H"``, ``"double"``, ``"redouble"``) the seat to
         move makes in the auction of a :class:`~belot_sim.reference.FullDealState` (or a
         :class:`~belot_sim.reference.MatchState`'s current deal); see the module docstring."""
-        full = state.deal if isinstance(state, MatchState) else state
+        full = deal_of(state)
         if not isinstance(full, FullDealState):
             raise TypeError(f"bid needs a reference FullDealState or MatchState (a DealState has no auction), got "
                             f"{type(state).__name__}")

@@ -3,10 +3,10 @@
 A kernel keeps its state in a small ``int64`` (or ``float64``) array instead of an object: Numba
 passes arrays cheaply and they can be preallocated once per thread.  Each array's slots are
 declared here as a table of ``(name, size, meaning[, default])`` rows; :class:`Layout` gives every
-row its offset in order and this module exports one constant per row, ``<prefix><name>`` (for
-example ``V_PLAYED``), which the kernels import (Numba reads module-level integers as
-compile-time constants).  ``tests/test_layouts.py`` checks that the slots of every layout are
-distinct and in bounds.
+row its offset in order and this module defines one constant per row, ``<prefix><name>`` (for
+example ``V_PLAYED``), written out at its end from the tables (:func:`generated_constants`), which
+the kernels import (Numba reads module-level integers as compile-time constants).
+``tests/test_layouts.py`` checks that the slots of every layout are distinct and in bounds.
 
 =====================  ========  =====================================================================
 layout                 prefix    array
@@ -366,5 +366,241 @@ PLAYED_DEAL = Layout("R_", np.int64, "the tuple play_deal returns (positions; a 
 LAYOUTS = (AUCTION, VIEW, HISTORY, SCRATCH, SOLVER_CTX, BIDDER_INTS, BIDDER_WEIGHTS, DEAL_SMALL, DEAL_POINTS,
            DEAL_AUCTION, MATCH_OUT, MATCH_TOTALS, PLAYED_DEAL)
 
-for _layout in LAYOUTS:
-    globals().update(_layout.constants())
+GENERATED_START = "# --- the slots' constants, generated from the tables above"
+GENERATED_END = "# --- end of the generated constants"
+
+
+def generated_constants() -> str:
+    """The block of explicit constants at the end of this file, from the tables: one ``<prefix><name> =
+    offset`` per slot and ``<prefix>SIZE``, so a reader (and grep, an editor, a type checker) finds
+    where each name is defined.  ``python belot_sim/kernels/core/layouts.py`` writes it (the file
+    alone: the package needs the constants to import); ``tests/test_layouts.py`` fails when it
+    differs from the tables."""
+    lines = [f"{GENERATED_START} (python belot_sim/kernels/core/layouts.py); do not edit ---"]
+    for layout in LAYOUTS:
+        lines.append(f"# {layout.title}")
+        lines += [f"{name} = {value}" for name, value in layout.constants().items()]
+    lines.append(f"{GENERATED_END} ---")
+    return "\n".join(lines) + "\n"
+
+
+def _write_generated_constants() -> None:
+    from pathlib import Path
+
+    path = Path(__file__)
+    text = path.read_text()
+    start = text.find("\n" + GENERATED_START)  # at the start of a line: not the definition above
+    head = text if start < 0 else text[:start]
+    path.write_text(head.rstrip("\n") + "\n\n\n" + generated_constants())
+
+
+if __name__ == "__main__":
+    _write_generated_constants()
+
+
+# --- the slots' constants, generated from the tables above (python belot_sim/kernels/core/layouts.py); do not edit ---
+# auction state
+A_CONTRACT = 0
+A_DECLARER = 1
+A_MULTIPLIER = 2
+A_PASSES = 3
+A_ROUND = 4
+A_N_CALLS = 5
+A_OVER = 6
+A_VOID = 7
+A_DEALER = 8
+A_TO_MOVE = 9
+A_FAMILY = 10
+A_TURNED = 11
+A_CALLS = 12
+A_SIZE = 70
+# public view of a deal
+V_PLAYED = 0
+V_TRICK = 1
+V_POS = 2
+V_LED = 3
+V_WINNING = 4
+V_WINNER = 5
+V_TABLE_POINTS = 6
+V_CONTRACT = 7
+V_DECLARER = 8
+V_LEADER = 9
+V_UNDERTRUMP_REQUIRED = 10
+V_AT_OVERTAKE_PARTNER = 11
+V_PLAYED_BY = 12
+V_EXCLUDED = 16
+V_ON_TABLE = 20
+V_KNOWN = 21
+V_TRICK_CARD = 25
+V_TRICKS_WON = 29
+V_POINTS_WON = 31
+V_SIZE = 33
+# a deal's record up to one decision
+H_DEALER = 0
+H_CONTRACT = 1
+H_DECLARER = 2
+H_FAMILY = 3
+H_FLAGS = 4
+H_N_PLAYED = 5
+H_INITIAL = 6
+H_CARDS = 10
+H_SEES_ALL = 42
+H_SEED = 43
+H_DEAL_ID = 44
+H_TURNED = 45
+H_SIZE = 46
+# search scratch
+S_GEN = 0
+S_WORLD_RNG = 1
+S_WORLDS = 2
+S_DD_GEN = 3
+S_REJECTED = 5
+S_DD_FINAL = 6
+S_OUT = 8
+S_SUM = 40
+S_HANDS = 72
+S_POOL = 76
+S_CLASS = 108
+S_CROSS = 140
+S_SOLVED = 204
+S_DROPPED = 205
+S_NODES = 206
+S_SEARCHES = 207
+S_N_CALLS = 208
+S_CALLS = 209
+S_AUCTION_DEALER = 267
+S_TURNED_CARD = 268
+S_RULE_FLAGS = 269
+S_MODELS = 270
+S_FIRST_HANDS = 274
+S_BID_WEIGHTS = 278
+S_AUCTION_WORK = 311
+S_FIRST_TRY = 381
+S_INFERRED = 385
+S_SIZE = 386
+# solver context
+C_HANDS = 0
+C_CONTRACT = 4
+C_TEAM = 5
+C_UNDER = 6
+C_ATOP = 7
+C_BELOT = 8
+C_LAST = 9
+C_GEN = 10
+C_TTMASK = 11
+C_NODES = 12
+C_TEAMCARDS = 13
+C_MIDTT = 14
+C_ZEROS = 15
+C_SEARCH_FN = 16
+C_POINTS = 18
+C_MOVES = 50
+C_SCORES = 314
+C_HIST = 578
+C_VALS = 674
+C_ZMASK = 1730
+C_CANON = 1734
+C_SON = 1766
+C_SEPOCH = 1767
+C_OWNSEQ = 1768
+C_PSEQ = 2792
+C_STAB = 3816
+C_KEEP_HISTORY = 20200
+C_SIZE = 20201
+# integer bidder parameters
+BI_MC_SAMPLES = 0
+BI_MC_PLAYER = 1
+BI_MC_TRIES = 2
+BI_FLAGS = 3
+BI_SIZE = 4
+# bidder weights and thresholds
+BW_PASS_PROB = 0
+BW_THR_SUIT = 1
+BW_THR_NT = 2
+BW_THR_AT = 3
+BW_DOUBLE_MARGIN = 4
+BW_REDOUBLE_MARGIN = 5
+BW_OVER_PARTNER = 6
+BW_TRUMP_J = 7
+BW_TRUMP_9 = 8
+BW_TRUMP_A = 9
+BW_TRUMP_T = 10
+BW_TRUMP_KQ = 11
+BW_TRUMP_LEN = 12
+BW_SIDE_A = 13
+BW_SIDE_T = 14
+BW_SIDE_T_BARE = 15
+BW_NT_A = 16
+BW_NT_T = 17
+BW_NT_T_BARE = 18
+BW_NT_LONG = 19
+BW_AT_J = 20
+BW_AT_9 = 21
+BW_AT_9_BARE = 22
+BW_AT_A = 23
+BW_BELOT = 24
+BW_DECL = 25
+BW_AT_BELOT = 26
+BW_AT_DECL = 27
+BW_MC_WINDOW = 28
+BW_MC_Z = 29
+BW_MC_MARGIN = 30
+BW_ATLAS_MIN_EV = 31
+BW_ATLAS_OVER_PARTNER = 32
+BW_SIZE = 33
+# small per-deal outputs (int8 rows)
+D_DEALER = 0
+D_CONTRACT = 1
+D_DECLARER = 2
+D_VALAT = 3
+D_OUTCOME = 4
+D_MULTIPLIER = 5
+D_CALLS = 6
+D_SIZE = 7
+# per-deal points (int16 rows, named as the simulate columns)
+P_TRICK_POINTS0 = 0
+P_TRICK_POINTS1 = 1
+P_DECLARED0 = 2
+P_DECLARED1 = 3
+P_BELOT0 = 4
+P_BELOT1 = 5
+P_RAW0 = 6
+P_RAW1 = 7
+P_SCORE0 = 8
+P_SCORE1 = 9
+P_HANGING = 10
+P_SIZE = 11
+# the cards seen at auction time (uint32 rows)
+AH_HAND = 0
+AH_TURNED = 4
+AH_SIZE = 5
+# per-match outputs (int64 rows)
+M_DEALER = 0
+M_WINNER = 1
+M_SCORE0 = 2
+M_SCORE1 = 3
+M_DEALS = 4
+M_TARGET = 5
+M_SIZE = 6
+# the match after each deal (int32 rows)
+MT_TOTAL0 = 0
+MT_TOTAL1 = 1
+MT_CARRIED = 2
+MT_SIZE = 3
+# the tuple play_deal returns (positions; a tuple needs constant indices)
+R_RNG = 0
+R_TRICK_POINTS0 = 1
+R_TRICK_POINTS1 = 2
+R_DECLARED0 = 3
+R_DECLARED1 = 4
+R_BELOT0 = 5
+R_BELOT1 = 6
+R_VALAT = 7
+R_RAW0 = 8
+R_RAW1 = 9
+R_OUTCOME = 10
+R_SCORE0 = 11
+R_SCORE1 = 12
+R_HANGING = 13
+R_SIZE = 14
+# --- end of the generated constants ---

@@ -4,7 +4,17 @@ from __future__ import annotations
 
 from numba import njit
 
-from .tables import AT, BEATS, RANK_Q, SUIT, TRUMPS
+from .tables import AT, BEATS, RANK_Q, STRENGTH64, STRONGER, SUIT, TRUMPS
+
+
+@njit(cache=True, inline="always")
+def cards_between(a, b, contract):
+    """The cards strictly between ``a`` and ``b``, two cards of one suit, in ``contract``'s order: when
+    no other hand can play one of them, ``a`` and ``b`` are the same play (the solver's and ``pimc``'s
+    equivalent cards, docs/solver.md)."""
+    if STRENGTH64[contract, b] > STRENGTH64[contract, a]:
+        return STRONGER[contract, a] & ~STRONGER[contract, b] & ~(1 << b)
+    return STRONGER[contract, b] & ~STRONGER[contract, a] & ~(1 << a)
 
 
 @njit(cache=True, inline="always")

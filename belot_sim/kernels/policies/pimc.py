@@ -37,8 +37,9 @@ from ..core.bits import ctz, nth_card, popcount
 from ..core.layouts import (C_KEEP_HISTORY, C_NODES, MAX_CHOICES, S_CLASS, S_CROSS, S_DROPPED, S_HANDS, S_INFERRED,
                             S_NODES, S_OUT, S_SEARCHES, S_SOLVED, S_SUM, S_WORLDS, V_AT_OVERTAKE_PARTNER, V_CONTRACT,
                             V_LEADER, V_ON_TABLE, V_PLAYED, V_POS, V_TRICK, V_TRICK_CARD, V_UNDERTRUMP_REQUIRED)
+from ..core.play import cards_between
 from ..core.rng import scale32
-from ..core.tables import POINTS, STRENGTH64, STRONGER, SUIT
+from ..core.tables import POINTS, SUIT
 from ..solver.api import dd_moves, dd_values
 from .inference import sample_inferred_layout
 from .sampling import _best_card, _team_may_valat, sample_layout
@@ -79,11 +80,7 @@ def classify(legal, hand, view, family, scratch):
             c_m &= c_m - 1
             if POINTS[family, contract, d] != POINTS[family, contract, card]:
                 continue
-            if STRENGTH64[contract, d] > STRENGTH64[contract, card]:
-                between = STRONGER[contract, card] & ~STRONGER[contract, d] & ~(1 << d)
-            else:
-                between = STRONGER[contract, d] & ~STRONGER[contract, card] & ~(1 << card)
-            if between & ~gone == 0:
+            if cards_between(card, d, contract) & ~gone == 0:
                 stand = d
                 break
         scratch[S_CLASS + card] = stand

@@ -20,8 +20,8 @@ from numba import njit
 
 from ..core.bits import ctz
 from ..core.layouts import C_BELOT, C_POINTS, C_SEARCH_FN, C_SIZE
-from ..core.play import legal_mask
-from ..core.tables import STRENGTH64, STRONGER, SUIT
+from ..core.play import cards_between, legal_mask
+from ..core.tables import SUIT
 from .context import INF, _call, _points_of, make_ctx
 from .search import _child, _trick_state, exact_entry, node_entry
 from .table import _boundary_key, _entry_bounds, _midtrick_key, _tt_probe
@@ -179,11 +179,7 @@ def dd_values(hands, leader, trick, n_trick, contract, team, family, undertrump_
             while d_m:
                 d = ctz(d_m)
                 d_m &= d_m - 1
-                if STRENGTH64[contract, d] > STRENGTH64[contract, card]:
-                    btw = STRONGER[contract, card] & ~STRONGER[contract, d] & ~(1 << d)
-                else:
-                    btw = STRONGER[contract, d] & ~STRONGER[contract, card] & ~bit
-                if btw & others:
+                if cards_between(card, d, contract) & others:
                     continue
                 delta = abs(p - ctx[C_POINTS + d])
                 if out[d] - delta > lo:

@@ -11,8 +11,8 @@ from numba import cfunc, njit
 from ..core.bits import ctz, popcount
 from ..core.layouts import (C_ATOP, C_BELOT, C_CONTRACT, C_LAST, C_MIDTT, C_NODES, C_POINTS, C_SON, C_TEAM, C_UNDER,
                             C_VALS)
-from ..core.play import after_card, beats, legal_mask
-from ..core.tables import NO_CARD, STRENGTH64, STRONGER, SUIT, VALAT
+from ..core.play import after_card, beats, cards_between, legal_mask
+from ..core.tables import NO_CARD, SUIT, VALAT
 from .bounds import _in_play, _start_bounds
 from .context import INF, _belot_gain, _ld, _points_of, _st
 from .endgame import ENDGAME_MAX, _endgame
@@ -52,15 +52,10 @@ def _quasi_bound(ctx, card, p, done, others, belot_cards, contract, vbase, maxno
     between them in the contract order, leads to an isomorphic game whose value differs by at most
     ``|points(card) - points(d)|``.  If that bound cannot reach the window, ``card`` is skipped."""
     d_m = done & SUIT[card >> 3] & ~belot_cards
-    bit = 1 << card
     while d_m:
         d = ctz(d_m)
         d_m &= d_m - 1
-        if STRENGTH64[contract, d] > STRENGTH64[contract, card]:
-            btw = STRONGER[contract, card] & ~STRONGER[contract, d] & ~(1 << d)
-        else:
-            btw = STRONGER[contract, d] & ~STRONGER[contract, card] & ~bit
-        if btw & others:
+        if cards_between(card, d, contract) & others:
             continue
         delta = p - _ld(ctx, C_POINTS + d)
         if delta < 0:
