@@ -86,6 +86,22 @@ def test_a_dataset_folder_resumes_and_equals_simulate(tmp_path, capsys):
     assert code == USAGE and "seed=4" in err and "seed=5" in err
 
 
+def test_a_resume_without_n_keeps_the_datasets_and_a_larger_n_grows_it(tmp_path, capsys):
+    out = tmp_path / "run"
+    args = ["simulate", "--out", out, "--partition-size", 1000, "--no-progress", "--seed", 4]
+    code, _, err = run([*args, "-n", 2500], capsys)
+    assert code == 0, err
+    before = {p.name: p.read_bytes() for p in (out / "deals").iterdir()}
+    code, text, err = run([*args, "--resume"], capsys)  # no -n: the dataset's 2,500, not the default 1,000,000
+    assert code == 0 and "wrote 2,500 deals" in text, err
+    assert {p.name: p.read_bytes() for p in (out / "deals").iterdir()} == before
+    code, text, err = run([*args, "--resume", "-n", 4200], capsys)
+    assert code == 0 and "wrote 4,200 deals" in text, err
+    pd.testing.assert_frame_equal(bs.read_parquet(out), bs.simulate(4200, seed=4))
+    code, _, err = run([*args, "--resume", "-n", 3000], capsys)
+    assert code == USAGE and "n=4200, this call has n=3000" in err
+
+
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
 def test_small_runs_go_to_one_file(tmp_path, capsys, suffix):
     out = tmp_path / f"deals{suffix}"

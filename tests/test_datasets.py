@@ -120,6 +120,8 @@ def test_read_parquet_columns_filters_and_dtypes(tmp_path):
         bs.read_parquet(path, frame="plays")
     with pytest.raises(ValueError, match="not a belot_sim dataset"):
         bs.read_parquet(tmp_path)
+    with pytest.raises(FileNotFoundError, match=f"{tmp_path}/typo does not exist"):
+        bs.read_parquet(tmp_path / "typo")
 
 
 def test_reading_a_damaged_dataset_names_the_part_and_the_cure(tmp_path):
@@ -492,7 +494,7 @@ def test_refusals_leave_an_existing_dataset_untouched(tmp_path):
         (dict(seed=2, resume=True), "seed=1.*seed=2"),
         (dict(seed=1, resume=True, players="hard"), "players"),
         (dict(seed=1, resume=True, partition_size=50), "partition_size"),
-        (dict(seed=1, resume=True, n=300), r"\bn=200"),
+        (dict(seed=1, resume=True, n=100), "holds n=200, this call has n=100"),  # a larger n grows it
         (dict(seed=1, resume=True, contract="H"), "contract"),
         (dict(seed=1, resume=True, rules=bs.BULGARIAN.replace(declarations=False)),
          "rules.declarations=True, this call has rules.declarations=False"),
@@ -598,3 +600,59 @@ def test_without_the_dask_extra_a_client_is_a_clear_import_error(tmp_path, monke
     with pytest.raises(ImportError, match=r"belot-sim\[dask\]"):
         bs.simulate_dask(10)
     assert not (tmp_path / "run").exists()
+
+
+# --- resuming from the manifest, growing ---------------------------------------------------------
+
+def test_a_resume_takes_every_argument_it_is_not_given_from_the_manifest(tmp_path, monkeypatch):
+    path = tmp_path / "run"
+    kwargs = dict(rules=bs.BULGARIAN.replace(undertrump="required"), players=("hard", "random") * 2,
+                  contract=["H", "nt"], declarer=2, seed=9, plays=True, start=7)
+    real = datasets.DealArrays.play
+
+    def stopping(arrays, start, first, last):
+        if start + first >= 7 + 2000:
+            raise KeyboardInterrupt
+        return real(arrays, start, first, last)
+
+    monkeypatch.setattr(datasets.DealArrays, "play", stopping)
+    with pytest.raises(KeyboardInterrupt):
+        bs.simulate_to_parquet(path, 3000, partition_size=1000, **kwargs)
+    monkeypatch.setattr(datasets.DealArrays, "play", real)
+    written = record_written_parts(monkeypatch)
+    bs.simulate_to_parquet(path, resume=True)  # nothing but the folder
+    assert written == [2]
+    expected = bs.simulate(3000, **kwargs)
+    assert_same_frames((bs.read_parquet(path), bs.read_parquet(path, frame="plays")), expected, "from the manifest")
+    with pytest.raises(ValueError, match="seed=9, this call has seed=1"):
+        bs.simulate_to_parquet(path, resume=True, seed=1)  # an argument given must agree
+    with pytest.raises(TypeError, match="n .* is needed, unless resume=True finds a dataset"):
+        bs.simulate_to_parquet(tmp_path / "other")
+
+
+@pytest.mark.parametrize("kind", ["deals", "matches"])
+def test_a_resume_with_a_larger_n_grows_the_dataset_to_the_bigger_run(tmp_path, monkeypatch, kind):
+    """Rows stay rows 0..n-1 of the bigger run: the finished parts are kept, the last one (fewer ids
+    than its part now holds) is computed again, new parts appended; a smaller n is refused."""
+    path = tmp_path / "run"
+    if kind == "deals":
+        write, run, n, grown, size = bs.simulate_to_parquet, bs.simulate, 2500, 4200, 1000
+        kwargs = dict(seed=4, bidders="heuristic", calls=True)
+    else:
+        write, run, n, grown, size = bs.simulate_matches_to_parquet, bs.simulate_matches, 25, 42, 10
+        kwargs = dict(seed=4, plays=True)
+    write(path, n, partition_size=size, **kwargs)
+    before = files(path)
+    written = record_written_parts(monkeypatch)
+    write(path, grown, resume=True)
+    assert written == [2, 3, 4]
+    after = files(path)
+    assert all(after[name] == before[name] for name in before if "part-00000" in name or "part-00001" in name)
+    frames = manifest_of(path)["frames"]
+    assert manifest_of(path)["n"] == grown and manifest_of(path)["complete"]
+    assert_same_frames(tuple(bs.read_parquet(path, frame=f) for f in frames), run(grown, **kwargs), "grown")
+    with pytest.raises(ValueError, match=f"holds n={grown}, this call has n={n}.*never shrinks"):
+        write(path, n, resume=True)
+    written.clear()
+    write(path, resume=True)
+    assert written == []

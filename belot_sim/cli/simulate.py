@@ -24,7 +24,9 @@ def add_parser(sub) -> None:
                                      "raw points of the bidding team and the defenders; or save every row with "
                                      "--out: a folder becomes a partitioned Parquet dataset (resumable, any size, "
                                      "also on a Dask cluster), a .csv or .parquet file holds a small run.")
-    sim.add_argument("-n", type=positive_int, default=1_000_000, help="number of deals (default 1,000,000)")
+    sim.add_argument("-n", type=positive_int, default=None,
+                     help="number of deals (default 1,000,000; with --resume the dataset's own, or a larger one to "
+                          "grow it)")
     add_rules(sim)
     add_contract(sim)
     sim.add_argument("--declarer", type=seat, default=None, help="declarer seat 0..3 (default: random per deal)")
@@ -43,7 +45,8 @@ def add_parser(sub) -> None:
                           "(read it with belot_sim.read_parquet, pandas, DuckDB or Dask); PATH.csv or "
                           "PATH.parquet: one file, made in memory")
     sim.add_argument("--resume", action="store_true",
-                     help="complete the dataset at --out (same arguments), computing only its missing parts")
+                     help="complete the dataset at --out (same arguments), computing only its missing parts; "
+                          "a larger -n appends parts")
     sim.add_argument("--partition-size", type=positive_int, default=None,
                      help="deals per dataset part (default 1,000,000)")
     sim.add_argument("--scheduler", metavar="ADDRESS",
@@ -144,7 +147,8 @@ def _check_size(args: argparse.Namespace, rules: Rules, kind: str | None) -> Non
     from ..engine.checks import check_fits_in_memory, check_int, check_seed
     from ..simulation.deals import MAX_DEALS, DealArrays, plan_deals
 
-    check_int(args.n, "-n", 1, MAX_DEALS)
+    if args.n is not None:
+        check_int(args.n, "-n", 1, MAX_DEALS)
     check_seed(args.seed, "--seed")
     if kind == "dataset":
         return
@@ -175,9 +179,15 @@ def _file_names(out: str, kind: str, names) -> list[str]:
     return [out if name == "deals" else f"{stem}.{name}{kind}" for name in names]
 
 
+#: Deals of a run that does not say (-n).
+DEFAULT_N = 1_000_000
+
+
 def run(args: argparse.Namespace) -> int:
     rules = rules_of(args)
     kind = _check(args)
+    if args.n is None and not (kind == "dataset" and args.resume):  # a resume's n is its manifest's
+        args.n = DEFAULT_N
     _check_size(args, rules, kind)
     if args.engine == "reference":
         start = time.perf_counter()
@@ -231,7 +241,8 @@ def _write_files(out: str, kind: str, frames, names) -> None:
 
 
 def _write_dataset(args, kwargs) -> int:
-    from ..simulation.dask import DEFAULT_PARTITION
+    from ..datasets.manifest import load_manifest
+    from ..datasets.storage import Store
     from ..datasets.writing import simulate_to_parquet
 
     client = None
@@ -245,14 +256,14 @@ def _write_dataset(args, kwargs) -> int:
             raise OSError(f"cannot reach the Dask scheduler at {args.scheduler}: {error}") from None
     start = time.perf_counter()
     try:
-        path = simulate_to_parquet(args.out, args.n, partition_size=args.partition_size or DEFAULT_PARTITION,
-                                   resume=args.resume, client=client, progress=progress_of(args),
-                                   threads=args.threads, **kwargs)
+        path = simulate_to_parquet(args.out, args.n, partition_size=args.partition_size, resume=args.resume,
+                                   client=client, progress=progress_of(args), threads=args.threads, **kwargs)
     finally:
         if client is not None:
             client.close()
     elapsed = time.perf_counter() - start
     frames = ", ".join(_frame_names(args))
-    print(f"wrote {args.n:,} deals to the dataset folder {path} ({frames}; {elapsed:.1f} s"
+    n = load_manifest(Store(path)).n  # -n, or with --resume and no -n the dataset's
+    print(f"wrote {n:,} deals to the dataset folder {path} ({frames}; {elapsed:.1f} s"
           f"{', resumed' if args.resume else ''}; one file: --out with .csv or .parquet)")
     return 0

@@ -143,12 +143,28 @@ class Manifest:
         return json.dumps(self.identity(), sort_keys=True, separators=(",", ":")).encode()
 
     def check_same(self, other: Manifest, where: str) -> None:
-        """A ValueError naming the first argument in which ``other`` (this call) differs."""
-        key, made, given = first_difference(self.identity(), other.identity())
+        """A ValueError naming the first argument in which ``other`` (this call) differs; ``n`` may only
+        grow (a resume with a larger ``n`` appends parts)."""
+        mine, theirs = self.identity(), other.identity()
+        if theirs["n"] < mine["n"]:
+            raise DatasetMismatchError(where, f"holds n={mine['n']}, this call has n={theirs['n']}",
+                                       "a resume completes or grows a dataset, never shrinks it (read the first "
+                                       "rows with read_parquet, or write a new one elsewhere)")
+        key, made, given = first_difference(without_n(mine), without_n(theirs))
         if key is not None:
             raise DatasetMismatchError(where, f"was made with {key}={made!r}, this call has {key}={given!r}",
                                        "resume=True (--resume) only completes a dataset with the same arguments "
                                        "(write a new one elsewhere)")
+
+    def call_arguments(self) -> dict:
+        """The keywords of ``simulate`` (or ``simulate_matches``) that made this dataset: what a resume
+        takes for the ones its call does not give."""
+        arguments = dict(self.arguments)
+        rules = {k: v for k, v in arguments.pop("rules").items() if k != "name"}
+        out = {"rules": Rules(**rules), **arguments}
+        if self.kind == "deals":
+            out["contract"] = None if arguments["contract"] == "random" else arguments["contract"]
+        return out
 
     def to_json(self) -> bytes:
         record = {"format": FORMAT, "format_version": FORMAT_VERSION, "belot_sim_version": self.version,
@@ -196,6 +212,12 @@ class Manifest:
                 raise ValueError(f"part {k} is listed, the dataset has parts 0..{self.n_parts - 1}")
             if sorted(files) != sorted(self.frames):
                 raise ValueError(f"part {k} lists the files {sorted(files)}, expected one for each of {self.frames}")
+
+
+def without_n(identity: dict) -> dict:
+    """An identity without its size: parts of one run are the same parts whatever ``n`` a resume grew it to
+    (each part is a pure function of its ids; the last one's row count is checked on its own)."""
+    return {k: v for k, v in identity.items() if k != "n"}
 
 
 def first_difference(mine: dict, theirs: dict, prefix: str = ""):

@@ -38,8 +38,12 @@ def read_parquet(path, columns=None, filters=None, *, frame: str | None = None, 
     pyarrow row filters such as ``[("contract", "==", "H")]``.  An unfinished dataset is an error
     unless ``partial=True`` (then the finished parts are read).  Each part file is checked against
     the manifest (rows and ids from its footer, every byte against its size and CRC-32) before a row
-    of it is used: a damaged part is a ValueError naming it, curable with ``resume=True``."""
+    of it is used: a damaged part is a ValueError naming it, curable with ``resume=True``; a path that
+    does not exist, a FileNotFoundError."""
     store = Store(path)
+    if store.kind() == "none":
+        raise FileNotFoundError(f"{store.path} does not exist: read_parquet reads a dataset folder that "
+                                "simulate_to_parquet wrote")
     manifest = load_manifest(store)
     if manifest is None:
         raise ValueError(f"{store.path} is not a belot_sim dataset (no {MANIFEST}; if it was deleted, resume=True "

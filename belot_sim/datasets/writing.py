@@ -48,9 +48,9 @@ UNCOMPRESSED_COLUMNS = (*DELTA_COLUMNS, *DICTIONARY_COLUMNS, "hand0", "hand1", "
 
 # --- the public functions --------------------------------------------------------------------
 
-def simulate_to_parquet(path, n: int, *, partition_size: int = DEFAULT_PARTITION, resume: bool = False, client=None,
-                        progress: bool | None = None, start: int = 0, threads: int | None = None,
-                        compression: str = "lz4", **simulate_kwargs) -> str:
+def simulate_to_parquet(path, n: int | None = None, *, partition_size: int | None = None, resume: bool = False,
+                        client=None, progress: bool | None = None, start: int | None = None,
+                        threads: int | None = None, compression: str = "lz4", **simulate_kwargs) -> str:
     """Write ``simulate(n, start=start, **simulate_kwargs)`` as a partitioned Parquet dataset in the
     folder ``path`` (a local path or a URL every worker can reach); returns the path.
 
@@ -59,7 +59,10 @@ def simulate_to_parquet(path, n: int, *, partition_size: int = DEFAULT_PARTITION
     plus the manifest ``_belot_sim.json``.  ``plays=True`` / ``calls=True`` write the long frames as
     ``plays/`` and ``calls/`` beside ``deals/``, with the same partitioning.
 
-    ``resume``: complete the dataset already at ``path``: only the parts missing, unreadable, or not
+    ``resume``: complete, or grow, the dataset already at ``path``: every argument the call does not
+    give (``n`` included) is the manifest's, one it gives must be the manifest's, but a larger ``n``
+    appends parts (rows stay rows ``0..n-1`` of ``simulate(n, ...)``: Monte Carlo runs add samples
+    until an interval is tight) and a smaller one is refused.  Only the parts missing, unreadable, or not
     the ones the manifest lists (other row counts, ids outside the part's range in the footer's
     statistics, or another size or CRC-32 of the file's bytes: every listed file is read once) are
     computed, and finished parts the manifest does not list but these arguments
@@ -82,6 +85,8 @@ def simulate_to_parquet(path, n: int, *, partition_size: int = DEFAULT_PARTITION
     (:class:`belot_sim.datasets.storage._WriteBehind`): reading back a bigger dataset at once reads the
     older parts from the disk.
     """
+    n, start, partition_size, simulate_kwargs = _resumed(path, "deals", resume, n, start, partition_size,
+                                                         simulate_kwargs, DEFAULT_PARTITION)
     plan = plan_deals(**simulate_arguments(simulate_kwargs))
     n = check_int(n, "n", 0, MAX_DEALS)
     start = check_int(start, "start", 0, 2**62 - n)
@@ -91,13 +96,16 @@ def simulate_to_parquet(path, n: int, *, partition_size: int = DEFAULT_PARTITION
                   compression=compression)
 
 
-def simulate_matches_to_parquet(path, n: int, *, partition_size: int = MATCH_PARTITION, resume: bool = False,
-                                client=None, progress: bool | None = None, start: int = 0, threads: int | None = None,
-                                compression: str = "lz4", **simulate_matches_kwargs) -> str:
+def simulate_matches_to_parquet(path, n: int | None = None, *, partition_size: int | None = None,
+                                resume: bool = False, client=None, progress: bool | None = None,
+                                start: int | None = None, threads: int | None = None, compression: str = "lz4",
+                                **simulate_matches_kwargs) -> str:
     """Write ``simulate_matches(n, start=start, **kwargs)`` as a dataset at ``path``, as
     :func:`simulate_to_parquet` does for deals: ``matches/`` then ``deals/`` (and ``plays/``,
     ``calls/`` when asked), one part per ``partition_size`` consecutive match ids, every deal in the
     part of its match."""
+    n, start, partition_size, simulate_matches_kwargs = _resumed(path, "matches", resume, n, start, partition_size,
+                                                                 simulate_matches_kwargs, MATCH_PARTITION)
     plan = plan_matches(**plan_arguments(simulate_matches_kwargs))
     n = check_int(n, "n", 0, MAX_MATCH_ID + 1)
     start = check_int(start, "start", 0, MAX_MATCH_ID + 1 - n)
@@ -108,6 +116,22 @@ def simulate_matches_to_parquet(path, n: int, *, partition_size: int = MATCH_PAR
 
 
 # --- writing -------------------------------------------------------------------------------------
+
+def _resumed(path, kind: str, resume, n, start, partition_size, kwargs: dict, default_partition: int):
+    """``(n, start, partition_size, keywords)`` of a call: with ``resume`` and a dataset of ``kind`` at
+    ``path``, what the call does not give comes from its manifest (what it gives must agree, checked
+    later, but ``n`` may grow); otherwise ``n`` is needed and the rest has its defaults."""
+    previous = load_manifest(Store(path)) if check_bool(resume, "resume") else None
+    if previous is not None and previous.kind == kind:
+        kwargs = {**previous.call_arguments(), **kwargs}
+        return (previous.n if n is None else n, previous.start if start is None else start,
+                previous.partition_size if partition_size is None else partition_size, kwargs)
+    if n is None:
+        what = "deals" if kind == "deals" else "matches"
+        raise TypeError(f"n (the number of {what}) is needed, unless resume=True finds a dataset at the path, "
+                        "whose manifest gives it")
+    return n, 0 if start is None else start, default_partition if partition_size is None else partition_size, kwargs
+
 
 def _write(path, manifest: Manifest, plan, *, resume, client, progress, threads, compression) -> str:
     """Check the target and the run's options, then write the parts that are missing."""
@@ -131,7 +155,7 @@ def _write_locked(store: Store, manifest: Manifest, plan, client, progress, thre
     previous = load_manifest(store)
     if previous is not None:
         previous.check_same(manifest, store.path)
-        manifest.parts, manifest.created = _verified_parts(store, previous), previous.created
+        manifest.parts, manifest.created = _grown(manifest, _verified_parts(store, previous)), previous.created
         manifest.arguments = previous.arguments  # as the parts were made (an unread worlds= may differ)
     else:
         foreign = foreign_part(store, manifest)  # a folder whose manifest is gone: only its own run completes it
@@ -504,6 +528,13 @@ def _target(path, resume: bool) -> Store:
     elif names:
         raise ValueError(f"{store.path} is not empty and holds no belot_sim dataset: refusing to write into it")
     return store
+
+
+def _grown(manifest: Manifest, parts: dict[int, dict[str, PartFile]]) -> dict[int, dict[str, PartFile]]:
+    """The finished ``parts`` that stay finished in ``manifest``, which a resume may have grown: the last
+    part of a smaller ``n`` holds fewer ids than its part now does, and is computed again."""
+    first = manifest.frames[0]  # a row per id
+    return {k: files for k, files in parts.items() if files[first].rows == manifest.part_range(k)[1]}
 
 
 def _verified_parts(store: Store, manifest: Manifest) -> dict[int, dict[str, PartFile]]:

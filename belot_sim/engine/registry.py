@@ -105,3 +105,18 @@ def is_slow(policies, bidders) -> bool:
     """Do deals take milliseconds: a seat searches (``dd``/``pimc``) or bids by playing layouts
     (``mc``)?  ``bidders``: bidder codes, or ``None`` without an auction."""
     return is_searching(policies) or (bidders is not None and BIDDER_CODES["mc"] in bidders)
+
+
+class SeatedPlan:
+    """What a plan of deals or matches (a dataclass with ``policies`` and ``bidders`` codes, ``bidders``
+    None without an auction) says of its seats."""
+
+    @property
+    def searching(self) -> bool:
+        return is_searching(self.policies)
+
+    @property
+    def slow(self) -> bool:
+        """Deals take milliseconds: a seat searches (dd/pimc) or bids by playing layouts (mc), so
+        blocks are small and a match is a work item of its own."""
+        return is_slow(self.policies, self.bidders)

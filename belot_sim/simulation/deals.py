@@ -19,7 +19,7 @@ from ..engine.checks import check_bool, check_fits_in_memory, check_int, check_s
 from ..engine.compiling import announce
 from ..engine.frames import call_frame, categorize, deal_columns, play_frame
 from ..engine.progress import Progress
-from ..engine.registry import bidder_codes, is_searching, is_slow, policy_codes
+from ..engine.registry import SeatedPlan, bidder_codes, policy_codes
 from ..engine.runs import blocks
 from ..engine.searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
 from ..game.rules import Contract, Rules
@@ -41,7 +41,7 @@ MAX_DEALS = 2**40
 
 
 @dataclass(frozen=True)
-class DealPlan:
+class DealPlan(SeatedPlan):
     """Everything :func:`run_deals` needs, checked: the kernels' arguments for one kind of deal."""
 
     rules: Rules
@@ -57,15 +57,6 @@ class DealPlan:
     worlds: int
     plays: bool
     calls: bool
-
-    @property
-    def searching(self) -> bool:
-        return is_searching(self.policies)
-
-    @property
-    def slow(self) -> bool:
-        """Deals take milliseconds: a seat searches (dd/pimc) or bids by playing layouts (mc)."""
-        return is_slow(self.policies, self.bidders)
 
     @property
     def family(self) -> str:

@@ -20,7 +20,7 @@ from ..engine.checks import check_bool, check_fits_in_memory, check_int, check_s
 from ..engine.compiling import announce
 from ..engine.frames import call_frame, categorize, deal_columns, join_blocks, play_frame
 from ..engine.progress import Progress
-from ..engine.registry import bidder_codes, is_searching, is_slow, policy_codes
+from ..engine.registry import SeatedPlan, bidder_codes, is_searching, policy_codes
 from ..engine.runs import blocks, interruptible
 from ..engine.searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
 from ..game.rules import Rules
@@ -125,7 +125,7 @@ def plan_arguments(kwargs: dict) -> dict:
 
 
 @dataclass(frozen=True)
-class MatchPlan:
+class MatchPlan(SeatedPlan):
     """Everything :func:`run_matches` needs, checked: the kernel's arguments for one kind of match."""
 
     rules: Rules
@@ -138,15 +138,6 @@ class MatchPlan:
     max_deals: int
     plays: bool
     calls: bool
-
-    @property
-    def searching(self) -> bool:
-        return is_searching(self.policies)
-
-    @property
-    def slow(self) -> bool:
-        """Deals take milliseconds (searching players, mc bidders): small blocks, one match a work item."""
-        return is_slow(self.policies, self.bidders)
 
 
 def plan_matches(*, rules, players, bidders, seed, worlds, bidder_options, max_deals, plays, calls) -> MatchPlan:
