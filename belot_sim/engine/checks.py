@@ -3,6 +3,7 @@ argument, before any work starts."""
 
 from __future__ import annotations
 
+import inspect
 import os
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -78,3 +79,15 @@ def numba_threads(threads: int | None) -> Iterator[None]:
         yield
     finally:
         numba.set_num_threads(previous)
+
+
+def planned_arguments(kwargs: dict, plan, call, what: str) -> dict:
+    """The arguments of the planner ``plan`` from keywords of the public function ``call``, with
+    ``call``'s defaults for those not given (one source of defaults: the public signature); an unknown
+    keyword is a TypeError naming it and listing the ``what`` arguments."""
+    names = inspect.signature(plan).parameters
+    unknown = sorted(set(kwargs) - set(names))
+    if unknown:
+        raise TypeError(f"unknown argument(s) {unknown}: the {what} arguments are {sorted(names)}")
+    defaults = inspect.signature(call).parameters
+    return {name: kwargs[name] if name in kwargs else defaults[name].default for name in names}

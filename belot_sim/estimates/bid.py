@@ -20,6 +20,7 @@ from the shipped bid atlas (:mod:`belot_sim.estimates.atlas`).
 
 from __future__ import annotations
 
+import inspect
 import math
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -565,10 +566,10 @@ def bid_tables(hands, *, client=None, threads: int | None = None, progress: bool
     return frame[["hand", *[c for c in frame.columns if c != "hand"]]]
 
 
-#: ``bid_table``'s defaults for the arguments ``bid_tables`` passes on to each hand's table.
-_TABLE_DEFAULTS = {"seat": 0, "dealer": None, "auction": None, "bidders": "heuristic", "known": None, "turned": None,
-                   "samples": 1000, "players": "dd", "rules": "bulgarian", "seed": 0, "worlds": DEFAULT_WORLDS,
-                   "contracts": None, "max_tries": None, "min_samples": None, "bidder_options": None}
+#: ``bid_table``'s defaults for the arguments ``bid_tables`` passes on to each hand's table, read from
+#: its signature (not restated: they cannot drift apart).
+_TABLE_DEFAULTS = {name: parameter.default for name, parameter in inspect.signature(bid_table).parameters.items()
+                   if name not in ("hand", "threads", "progress", "min_p_made")}
 _TABLE_ARGUMENTS = {*_TABLE_DEFAULTS, "min_p_made"}
 
 

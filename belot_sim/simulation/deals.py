@@ -6,7 +6,6 @@ deal ids of a plan (the dataset writers play a plan part by part).
 
 from __future__ import annotations
 
-import inspect
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -15,7 +14,8 @@ import numpy as np
 import pandas as pd
 
 from ..engine.bidder_options import bidder_params
-from ..engine.checks import check_bool, check_fits_in_memory, check_int, check_seed, check_threads, numba_threads
+from ..engine.checks import (check_bool, check_fits_in_memory, check_int, check_seed, check_threads, numba_threads,
+                             planned_arguments)
 from ..engine.compiling import announce
 from ..engine.frames import call_frame, categorize, deal_columns, play_frame
 from ..engine.progress import Progress
@@ -111,12 +111,7 @@ def plan_deals(*, rules, contract, declarer, players, bidders, seed, plays, mult
 def simulate_arguments(kwargs: dict) -> dict:
     """The arguments of :func:`plan_deals` from ``simulate``-style keywords, ``simulate``'s defaults
     for those not given; an unknown keyword is a TypeError naming it."""
-    names = inspect.signature(plan_deals).parameters
-    unknown = sorted(set(kwargs) - set(names))
-    if unknown:
-        raise TypeError(f"unknown argument(s) {unknown}: the deal arguments are {sorted(names)}")
-    defaults = inspect.signature(simulate).parameters
-    return {name: kwargs[name] if name in kwargs else defaults[name].default for name in names}
+    return planned_arguments(kwargs, plan_deals, simulate, "deal")
 
 
 def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declarer: int | None = None,

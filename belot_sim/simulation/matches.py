@@ -8,7 +8,6 @@ which fixes its cards (:func:`belot_sim.kernels.core.dealing.deal_pack`), auctio
 
 from __future__ import annotations
 
-import inspect
 from dataclasses import dataclass
 
 import numba
@@ -16,7 +15,8 @@ import numpy as np
 import pandas as pd
 
 from ..engine.bidder_options import bidder_params
-from ..engine.checks import check_bool, check_fits_in_memory, check_int, check_seed, check_threads, numba_threads
+from ..engine.checks import (check_bool, check_fits_in_memory, check_int, check_seed, check_threads, numba_threads,
+                             planned_arguments)
 from ..engine.compiling import announce
 from ..engine.frames import call_frame, categorize, deal_columns, join_blocks, play_frame
 from ..engine.progress import Progress
@@ -116,12 +116,7 @@ def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="rando
 def plan_arguments(kwargs: dict) -> dict:
     """The arguments of :func:`plan_matches` from ``simulate_matches``-style keywords, its defaults for
     those not given; an unknown keyword is a TypeError naming it."""
-    names = inspect.signature(plan_matches).parameters
-    unknown = sorted(set(kwargs) - set(names))
-    if unknown:
-        raise TypeError(f"unknown argument(s) {unknown}: the match arguments are {sorted(names)}")
-    defaults = inspect.signature(simulate_matches).parameters
-    return {name: kwargs[name] if name in kwargs else defaults[name].default for name in names}
+    return planned_arguments(kwargs, plan_matches, simulate_matches, "match")
 
 
 @dataclass(frozen=True)
