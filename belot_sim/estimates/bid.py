@@ -312,7 +312,6 @@ def _auction_plan(hand, contracts, *, seat, dealer, auction, bidders, turned, mu
     min_samples = samples if min_samples is None else check_int(min_samples, "min_samples", 1, samples)
     models = np.array(model_codes(bidders), dtype=np.int64)
     _, weights = bidder_params(rules, bidder_options, models)
-    cond.check_own_calls(checked, mask, seat, rules, models, turned_card, weights)
     fixed, free = cond.pack_constraint(mask, seat, checked, rules, turned_card)
     return AuctionPlan(rules, chosen, seat, multiplier_played, checked, samples, seed, worlds, policies, max_tries,
                        min_samples, models, weights, fixed, free, format_cards(mask))

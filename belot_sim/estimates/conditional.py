@@ -11,11 +11,11 @@ layouts: uniform among the packs consistent with the hand and the calls, and a p
 
 Cost: a candidate is drawn and checked in well under a microsecond (docs/bidding.md), so
 ``samples / acceptance`` candidates are screened; :func:`screen` gives up after ``max_tries`` with a
-clear error (an auction the model almost never produces) unless ``min_samples`` were found.  The
-seat's own calls depend only on its own cards: they are checked once, up front, and an auction in
-which the model would have called otherwise with this hand is refused ("contradicts the hand").  A
-``random`` bidder's calls do not depend on its cards and are not checked (their likelihood is the
-same for every layout).
+clear error (an auction the model almost never produces; it names the call most candidates fail,
+its seat and model) unless ``min_samples`` were found.  The estimating seat's own calls are facts,
+not evidence about the hidden cards: they never constrain the layouts, whatever a model would have
+called with its hand.  A ``random`` bidder's calls do not depend on its cards and are not checked
+(their likelihood is the same for every layout).
 """
 
 from __future__ import annotations
@@ -162,35 +162,6 @@ def legal_contracts(auction: Auction) -> list[Contract]:
     return contracts
 
 
-def check_own_calls(auction: Auction, hand: int, seat: int, rules: Rules, models: np.ndarray, turned: int | None,
-                    weights: np.ndarray) -> None:
-    """Refuse an auction whose calls by ``seat`` are not what its model would call with ``hand``."""
-    from ..kernels.bid_models.consistent import first_mismatch
-
-    hands5 = np.zeros(4, dtype=np.int64)
-    hands5[seat] = hand
-    only = np.full(4, -1, dtype=np.int64)  # -1: not a model, never checked
-    only[seat] = models[seat]
-    state = np.zeros(A_SIZE, dtype=np.int64)
-    turned_card = -1 if turned is None else turned
-    flags = flags_of(rules)
-    at = first_mismatch(auction.codes, len(auction.codes), hands5, auction.dealer, int(rules.is_classic), flags,
-                        turned_card, only, -1, state, weights)
-    if at >= 0:
-        from ..kernels.bid_models.consistent import model_call
-        from ..kernels.core.auction_rules import legal_calls
-
-        first_mismatch(auction.codes, at, hands5, auction.dealer, int(rules.is_classic), flags, turned_card, only,
-                       -1, state, weights)  # the state just before the call
-        legal = legal_calls(state, seat, int(rules.is_classic), rules.all_no_trumps,
-                            turned_card >> 3 if rules.is_classic else -1)
-        expected = model_call(models[seat], legal, hand, seat, state, int(rules.is_classic), flags, turned_card,
-                              weights)
-        raise ValueError(f"the auction {auction.text!r} contradicts the hand {format_cards(hand)}: with it seat "
-                         f"{seat}'s bidder model calls {CALL_NAMES[expected]} at call {at + 1}, not "
-                         f"{CALL_NAMES[auction.codes[at]]}")
-
-
 def pack_constraint(hand: int, seat: int, auction: Auction, rules: Rules, turned: int | None):
     """``(fixed_pack, free)``: the pack positions the seat's 5 cards and the classic turned card take
     (docs/rules.md §12.1), and every other card."""
@@ -227,10 +198,44 @@ def screen(seed: int, samples: int, max_tries: int, fixed: np.ndarray, free: np.
     ids = np.concatenate(accepted)[:samples] if accepted else np.zeros(0, dtype=np.int64)
     needed = samples if min_samples is None else min_samples
     if len(ids) < needed:
+        blame = _most_failed_call(seed, fixed, free, auction, rules, models, seat, weights)
         raise TooFewLayouts(f"only {len(ids):,} of {start:,} layouts tried are consistent with the auction "
                             f"{auction.text!r} under the bidder model (acceptance {len(ids) / start:.2g}); {needed:,} "
-                            "were needed: ask for fewer samples, raise max_tries=, or check the auction and the model")
+                            f"were needed. {blame}; ask for fewer samples, raise max_tries=, or give that seat another "
+                            "model with bidders= (four names, seats 0..3; 'random' calls whatever its cards)")
     return ids, int(ids[-1]) + 1 if len(ids) == samples else start
+
+
+#: Candidates replayed to find the call most of them fail (only when too few were consistent).
+DIAGNOSED = 4096
+
+
+def _most_failed_call(seed: int, fixed: np.ndarray, free: np.ndarray, auction: Auction, rules: Rules,
+                      models: np.ndarray, seat: int, weights: np.ndarray) -> str:
+    """Which call of another seat the candidate layouts fail first, most often: its number, the call,
+    the seat and its model, and the share of the candidates that fail there."""
+    from ..engine.registry import BIDDER_CODES
+    from ..kernels.batch.estimate import auction_pack
+    from ..kernels.bid_models.consistent import first_mismatch
+    from ..kernels.core.dealing import TURNED_CARD, auction_hands
+
+    family, flags = int(rules.is_classic), flags_of(rules)
+    turned = int(fixed[TURNED_CARD]) if rules.is_classic else -1
+    work, pack, hands5 = (np.empty(32, dtype=np.int64), np.empty(32, dtype=np.int64), np.empty(4, dtype=np.int64))
+    state = np.empty(A_SIZE, dtype=np.int64)
+    failed = np.zeros(len(auction.codes), dtype=np.int64)
+    for candidate in range(DIAGNOSED):
+        auction_pack(np.uint64(seed), candidate, fixed, free, work, pack)
+        auction_hands(pack, auction.dealer, hands5)
+        at = first_mismatch(auction.codes, len(auction.codes), hands5, auction.dealer, family, flags, turned, models,
+                            seat, state, weights)
+        if at >= 0:
+            failed[at] += 1
+    at = int(np.argmax(failed))
+    who = (auction.dealer + 1 + at) % 4
+    model = {code: name for name, code in BIDDER_CODES.items()}[int(models[who])]
+    return (f"Most candidates fail call {at + 1}, {CALL_NAMES[auction.codes[at]]} by seat {who}, whose bidder model "
+            f"{model!r} rarely calls it with the cards left ({failed[at] / DIAGNOSED:.0%} of {DIAGNOSED:,} candidates)")
 
 
 def check_turned(turned, rules: Rules, hand: int) -> int | None:
