@@ -59,10 +59,15 @@ ever given, a random one is drawn.
 
 from __future__ import annotations
 
-import gymnasium
 import numpy as np
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
+
+try:
+    import gymnasium
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+except ImportError as error:  # the extra's name, not a bare ModuleNotFoundError
+    raise ImportError(f"belot_sim.env needs PettingZoo and Gymnasium: pip install 'belot-sim[env]' ({error})"
+                      ) from None
 
 from .engine.checks import check_seed
 from .errors import IllegalActionError

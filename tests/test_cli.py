@@ -372,3 +372,22 @@ def test_a_broken_pipe_that_is_not_stdout_is_a_failure_with_its_message(monkeypa
     code, _, err = run(["simulate", "-n", 10], capsys)
     assert code == FAILED and "Broken pipe: '/mnt/share/run.csv'" in err
 
+
+
+def test_unwritable_output_paths_are_refused_before_any_work(capsys, monkeypatch):
+    """A folder that looks writable can still refuse files (/proc here): found by a probe, before the run."""
+    monkeypatch.setattr(simulation, "run_deals", lambda *a, **k: pytest.fail("a deal was played"))
+    for argv in (["simulate", "-n", 5, "--out", "/proc/x.csv"],
+                 ["tournament", "hard", "normal", "-n", 10, "--csv", "/proc/x.csv"],
+                 ["bid", "JH 9H AH KS 7C", "--samples", 10, "--players", "hard", "--csv", "/proc/x.csv"]):
+        code, _, err = run(argv, capsys)
+        assert code == USAGE and "cannot create a file in /proc" in err, (argv, err)
+
+
+def test_a_missing_extra_is_named_with_its_install_line_before_any_work(tmp_path, capsys, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # as if not installed
+    monkeypatch.setattr(simulation, "run_deals", lambda *a, **k: pytest.fail("a deal was played"))
+    for out in (tmp_path / "x.parquet", tmp_path / "run"):
+        code, _, err = run(["simulate", "-n", 5, "--out", out], capsys)
+        assert code == USAGE and "needs pyarrow: pip install 'belot-sim[parquet]'" in err, err
+        assert not out.exists()

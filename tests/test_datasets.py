@@ -656,3 +656,12 @@ def test_a_resume_with_a_larger_n_grows_the_dataset_to_the_bigger_run(tmp_path, 
     written.clear()
     write(path, resume=True)
     assert written == []
+
+
+def test_without_pyarrow_the_dataset_calls_name_the_extra_before_any_work(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "pyarrow", None)  # as if not installed
+    for call in (lambda: bs.simulate_to_parquet(tmp_path / "run", 10), lambda: bs.read_parquet(tmp_path),
+                 lambda: bs.simulate_matches_to_parquet(tmp_path / "m", 2)):
+        with pytest.raises(ImportError, match=r"needs pyarrow: pip install 'belot-sim\[parquet\]'"):
+            call()
+    assert sorted(tmp_path.iterdir()) == []

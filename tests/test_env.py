@@ -9,6 +9,9 @@
 
 from __future__ import annotations
 
+import importlib
+import sys
+
 import numpy as np
 import pytest
 from pettingzoo.test import api_test
@@ -185,3 +188,11 @@ def test_the_documented_observation_layout_is_the_environments():
     docstring = {line.split()[0]: line.split()[1:4] for line in belot_env.__doc__.splitlines()
                  if line[:1].isupper() and line.split()[0] in sizes}
     assert set(docstring) == set(sizes)
+
+
+def test_without_the_env_extra_the_import_names_it(monkeypatch):
+    monkeypatch.setitem(sys.modules, "pettingzoo", None)  # as if not installed
+    monkeypatch.delitem(sys.modules, "belot_sim.env")
+    with pytest.raises(ImportError, match=r"belot_sim.env needs PettingZoo and Gymnasium: pip install "
+                                          r"'belot-sim\[env\]'"):
+        importlib.import_module("belot_sim.env")

@@ -12,6 +12,7 @@ import dataclasses
 import os
 import re
 import sys
+import tempfile
 
 import pandas as pd
 
@@ -223,10 +224,23 @@ def check_output_file(flag: str, path: str, overwrite: bool, also=()) -> None:
         raise UsageError(f"{flag} {path} is a folder, not a file name")
     if not os.access(folder, os.W_OK):
         raise UsageError(f"{flag} {path}: the folder {folder} is not writable")
+    _probe_folder(flag, path, folder)
     existing = [name for name in (path, *also) if os.path.exists(name)]
     if existing and not overwrite:
         raise UsageError(f"{flag}: {', '.join(existing)} already exist{'s' if len(existing) == 1 else ''}; give "
                          f"--overwrite to replace, or choose another name")
+
+
+def _probe_folder(flag: str, path: str, folder: str) -> None:
+    """Create and delete an empty file in ``folder``: a folder can look writable and still refuse files
+    (``/proc``, a read-only mount seen as root, a full quota), which would otherwise show only after
+    the whole run."""
+    try:
+        handle, probe = tempfile.mkstemp(prefix=".belot-sim-probe-", dir=folder)
+    except OSError as error:
+        raise UsageError(f"{flag} {path}: cannot create a file in {folder} ({error.strerror})") from None
+    os.close(handle)
+    os.unlink(probe)
 
 
 def write_csv(table: pd.DataFrame, path: str | None) -> None:

@@ -121,6 +121,10 @@ def _check(args: argparse.Namespace) -> str | None:
     if args.out:
         suffix = os.path.splitext(args.out)[1].lower()
         kind = suffix if suffix in FILE_SUFFIXES and "://" not in args.out else "dataset"
+        if kind != ".csv":
+            from ..engine.io import require_pyarrow
+
+            require_pyarrow(f"--out {args.out}")
     dataset_only = [flag for flag, given in (("--resume", args.resume), ("--partition-size", args.partition_size),
                                              ("--scheduler", args.scheduler)) if given]
     if args.overwrite and kind not in FILE_SUFFIXES:

@@ -10,6 +10,7 @@ import pandas as pd
 
 from ..engine.checks import check_bool
 from ..engine.frames import CALL_DTYPE, CONTRACT_DTYPE, OUTCOME_DTYPE
+from ..engine.io import require_pyarrow
 from .manifest import MANIFEST, Manifest, load_manifest
 from .parts import content_problem, damaged_file_errors, part_name, part_problems
 from .storage import Store
@@ -40,6 +41,7 @@ def read_parquet(path, columns=None, filters=None, *, frame: str | None = None, 
     the manifest (rows and ids from its footer, every byte against its size and CRC-32) before a row
     of it is used: a damaged part is a ValueError naming it, curable with ``resume=True``; a path that
     does not exist, a FileNotFoundError."""
+    require_pyarrow("read_parquet")
     store = Store(path)
     if store.kind() == "none":
         raise FileNotFoundError(f"{store.path} does not exist: read_parquet reads a dataset folder that "

@@ -14,6 +14,7 @@ import pandas as pd
 
 from ..engine.checks import check_bool, check_int, check_threads, numba_threads
 from ..engine.distributed import check_client, run_partitions
+from ..engine.io import require_pyarrow
 from ..engine.progress import Progress
 from ..errors import DatasetMismatchError, DatasetWriteError
 from ..kernels.batch.match import MAX_MATCH_ID
@@ -85,6 +86,7 @@ def simulate_to_parquet(path, n: int | None = None, *, partition_size: int | Non
     (:class:`belot_sim.datasets.storage._WriteBehind`): reading back a bigger dataset at once reads the
     older parts from the disk.
     """
+    require_pyarrow("simulate_to_parquet")
     n, start, partition_size, simulate_kwargs = _resumed(path, "deals", resume, n, start, partition_size,
                                                          simulate_kwargs, DEFAULT_PARTITION)
     plan = plan_deals(**simulate_arguments(simulate_kwargs))
@@ -104,6 +106,7 @@ def simulate_matches_to_parquet(path, n: int | None = None, *, partition_size: i
     :func:`simulate_to_parquet` does for deals: ``matches/`` then ``deals/`` (and ``plays/``,
     ``calls/`` when asked), one part per ``partition_size`` consecutive match ids, every deal in the
     part of its match."""
+    require_pyarrow("simulate_matches_to_parquet")
     n, start, partition_size, simulate_matches_kwargs = _resumed(path, "matches", resume, n, start, partition_size,
                                                                  simulate_matches_kwargs, MATCH_PARTITION)
     plan = plan_matches(**plan_arguments(simulate_matches_kwargs))
@@ -141,8 +144,6 @@ def _write(path, manifest: Manifest, plan, *, resume, client, progress, threads,
     threads = check_threads(threads) if client is None else _worker_threads(threads)
     progress = sys.stderr.isatty() if progress is None else check_bool(progress, "progress")
     client = check_client(client, "simulate_to_parquet")
-    import pyarrow  # noqa: F401  (a clear ImportError before anything is written)
-
     store = _target(path, resume)
     with store.lock(LOCK):
         _write_locked(store, manifest, plan, client, progress, threads, compression)

@@ -24,6 +24,16 @@ def write_csv_atomically(frame: pd.DataFrame, path: str | os.PathLike, **to_csv_
     return _atomically(path, write)
 
 
+def require_pyarrow(what: str) -> None:
+    """Before any work: an ImportError naming the extra to install when pyarrow is missing (``what``
+    needs it), instead of a bare ModuleNotFoundError after the run."""
+    try:
+        import pyarrow  # noqa: F401
+        import pyarrow.parquet  # noqa: F401
+    except ImportError as error:
+        raise ImportError(f"{what} needs pyarrow: pip install 'belot-sim[parquet]' ({error})") from None
+
+
 def write_parquet_atomically(frame: pd.DataFrame, path: str | os.PathLike) -> Path:
     """Write ``frame`` as one Parquet file, complete or absent (a temporary file, then a rename),
     with the permissions of any new file.  Needs ``pyarrow``."""
