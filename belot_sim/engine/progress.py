@@ -1,10 +1,11 @@
-"""Progress bars on stderr for long runs: done / total, rate and time left (``tqdm``)."""
+"""Progress bars for long runs: done / total, rate and time left (``tqdm.auto``: a widget in a Jupyter
+notebook, a bar on stderr in a terminal)."""
 
 from __future__ import annotations
 
 import sys
 
-from tqdm import tqdm
+from tqdm.auto import tqdm
 
 #: Totals from this size on are shown in k / M units.
 SCALED = 100_000
