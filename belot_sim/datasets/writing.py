@@ -166,10 +166,10 @@ def _write_locked(store: Store, manifest: Manifest, plan, client, progress, thre
                                        "records them in its Parquet metadata, key 'belot_sim.identity'); nothing "
                                        "was changed")
     # Parts no manifest lists but this run's arguments wrote: its manifest was deleted, or cluster
-    # tasks ran to their end after Ctrl-C.  Not the listed parts that failed their checks: they are
-    # known to be damaged, whatever their pages say.
-    damaged = set(previous.parts) - set(manifest.parts) if previous is not None else set()
-    manifest.parts.update(unlisted_parts(store, manifest, skip=damaged))
+    # tasks ran to their end after Ctrl-C.  Not the listed parts dropped above: they failed their
+    # checks (damaged, whatever their pages say) or a larger n made them short.
+    dropped = set(previous.parts) - set(manifest.parts) if previous is not None else set()
+    manifest.parts.update(unlisted_parts(store, manifest, skip=dropped))
     for name in manifest.frames:
         if store.kind(name) == "file":
             raise ValueError(f"{store.join(name)} is a file: the dataset's {name} frame needs that name for its folder")

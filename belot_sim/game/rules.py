@@ -67,7 +67,7 @@ class Contract(IntEnum):
             return value
         if isinstance(value, str):
             return cls.from_str(value)
-        if isinstance(value, (int, np.integer)) and not isinstance(value, bool) and 0 <= value <= 5:
+        if is_integer(value) and 0 <= value <= 5:
             return cls(int(value))
         raise ValueError(f"unknown contract {value!r}: expected one of C, D, H, S, NT, AT")
 
