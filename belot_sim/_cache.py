@@ -3,9 +3,10 @@
 Numba's on-disk cache only checks the source file of each function, not the files it
 calls into: after editing ``players/judge.py``, a cached ``kernels/rollout.py`` kernel would
 silently keep the old player.  So the cache lives in a directory named after a digest of
-every belot_sim source file (and the Numba version): any change to the package compiles
-afresh.  It goes under ``$NUMBA_CACHE_DIR`` when set, else ``~/.cache/belot_sim``
-(``$XDG_CACHE_HOME`` respected).  This must run before any kernel module is imported.
+every belot_sim source file, the ``neural`` player's weights file (compiled in as constants) and
+the Numba version: any change to the package compiles afresh.  It goes under ``$NUMBA_CACHE_DIR``
+when set, else ``~/.cache/belot_sim`` (``$XDG_CACHE_HOME`` respected).  This must run before any kernel module
+is imported.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ def source_digest(package_dir: Path) -> str:
     for path in sorted(package_dir.rglob("*.py")):
         digest.update(str(path.relative_to(package_dir)).encode())
         digest.update(path.read_bytes())
+    # The neural player's weights are compiled into the kernels as constants.
+    weights = Path(os.environ.get("BELOT_SIM_NEURAL_WEIGHTS") or package_dir / "data" / "neural.npz")
+    digest.update(weights.read_bytes() if weights.is_file() else b"no neural weights")
     return digest.hexdigest()[:16]
 
 

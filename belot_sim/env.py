@@ -23,7 +23,8 @@ An illegal action raises :class:`belot_sim.IllegalActionError` (a ValueError) li
 
 **Observation** ``{"observation": int8[1185], "action_mask": int8[41]}``, every entry 0 or 1, seats
 *relative to the observer* (``k`` = the seat ``k`` places after it in playing order: 0 itself, 2 its
-partner).  The slots (:data:`OBSERVATION`; ``print(OBSERVATION.describe())`` shows the offsets):
+partner).  The slots (:data:`OBSERVATION`, declared with the kernels' layouts and filled by the kernels the
+``neural`` player reads its input with; ``print(OBSERVATION.describe())`` shows the offsets):
 
 ========== ======== ================================================================================
 slot       size     meaning
@@ -71,33 +72,17 @@ except ImportError as error:  # the extra's name, not a bare ModuleNotFoundError
 
 from .engine.checks import check_seed
 from .errors import IllegalActionError
-from .game.cards import format_card, iter_cards
+from .game.cards import format_card
 from .game.rules import Rules
-from .kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME, MAX_CALLS, N_CODES
+from .kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME, N_CODES
 from .kernels.core.dealing import deal_pack
-from .kernels.core.layouts import V_EXCLUDED, V_KNOWN, V_PLAYED_BY, V_SIZE, Layout
+from .kernels.core.layouts import OBSERVATION, V_SIZE
+from .kernels.policies.encoding import AUCTION_PHASE, PLAY_PHASE, encode_calls, encode_header, encode_play_part
 from .kernels.policies.position import public_view
 from .positions.bots import Bot, fill_record, new_record, same_deal_rules
-from .reference import FullDealState, trick_winner
+from .reference import FullDealState
 
 N_ACTIONS = 32 + N_CODES
-OBSERVATION = Layout("O_", np.int8, "belot_sim.env observation", (
-    ("HAND", 32, "the observer's cards now (its 5 cards during the auction)"),
-    ("PLAYED_BY", 4 * 32, "cards each seat (relative) has played"),
-    ("TRICK", 4 * 32, "the card each seat (relative) put on the table in the trick in progress"),
-    ("WON", 2 * 32, "cards of the completed tricks won by the observer's team, by the other team"),
-    ("SHOWN", 4 * 32, "cards each seat is known to hold or to have held (declarations, belot partner)"),
-    ("EXCLUDED", 4 * 32, "cards each seat is known not to hold (shown by the rules of play)"),
-    ("TURNED", 32, "classic: the turned card"),
-    ("DEALER", 4, "the dealer (relative)"),
-    ("TO_MOVE", 4, "the seat to move (relative)"),
-    ("PHASE", 2, "auction, play (or over)"),
-    ("CONTRACT", 6, "the contract (the highest so far during the auction)"),
-    ("DECLARER", 4, "the seat that made that contract call (relative)"),
-    ("MULTIPLIER", 3, "1, 2, 4"),
-    ("AUCTION", MAX_CALLS * N_CODES, "call k of the auction, one-hot by code"),
-))
-_O = {s.name: s.offset for s in OBSERVATION.slots}
 
 
 def env(rules="bulgarian", opponents=None, seed=None, render_mode=None):
@@ -243,46 +228,21 @@ class raw_env(AECEnv):
         return {"observation": self._observation(seat), "action_mask": self._mask(seat)}
 
     def _observation(self, seat: int) -> np.ndarray:
+        """The seat's observation, encoded by the kernels the ``neural`` player reads it with
+        (:mod:`belot_sim.kernels.policies.encoding`)."""
         st, obs = self.deal, np.zeros(OBSERVATION.size, dtype=np.int8)
-
-        def rel(s: int) -> int:
-            return (s - seat) % 4
-
-        a = st.auction
-        deal = st.play_state
-        _set(obs, _O["HAND"], deal.hands[seat] if deal else st.first_hands[seat])
-        if st.turned is not None:
-            obs[_O["TURNED"] + st.turned] = 1
-        obs[_O["DEALER"] + rel(st.dealer)] = 1
-        if not st.is_over:
-            obs[_O["TO_MOVE"] + rel(st.to_move)] = 1
-        obs[_O["PHASE"] + (0 if st.phase == "auction" else 1)] = 1
-        if a.contract is not None:
-            obs[_O["CONTRACT"] + int(a.contract)] = 1
-            obs[_O["DECLARER"] + rel(a.declarer)] = 1
-        obs[_O["MULTIPLIER"] + {1: 0, 2: 1, 4: 2}[a.multiplier]] = 1
-        for k, (_, call) in enumerate(a.calls):
-            obs[_O["AUCTION"] + N_CODES * k + CALL_OF_NAME[call]] = 1
+        a, deal = st.auction, st.play_state
+        encode_header(obs, seat, deal.hands[seat] if deal else st.first_hands[seat], st.dealer,
+                      -1 if st.is_over else st.to_move, AUCTION_PHASE if st.phase == "auction" else PLAY_PHASE,
+                      -1 if a.contract is None else int(a.contract), -1 if a.declarer is None else a.declarer,
+                      a.multiplier, -1 if st.turned is None else int(st.turned), 0)
         if deal is not None:
-            self._play_part(obs, deal, seat, rel)
+            fill_record(self._record, deal, -1 if st.turned is None else int(st.turned))
+            public_view(self._record, self._view)
+            encode_play_part(obs, seat, self._view, 0)
+        calls = np.array([CALL_OF_NAME[call] for _, call in a.calls], dtype=np.int64)
+        encode_calls(obs, calls, len(calls))
         return obs
-
-    def _play_part(self, obs: np.ndarray, deal, seat: int, rel) -> None:
-        """The slots filled from the public view of the play, as the bots see it but without the classic
-        turned card in ``SHOWN`` (it has its own slot, ``TURNED``)."""
-        fill_record(self._record, deal)
-        view = self._view
-        public_view(self._record, view)
-        for s in range(4):
-            _set(obs, _O["PLAYED_BY"] + 32 * rel(s), int(view[V_PLAYED_BY + s]))
-            _set(obs, _O["SHOWN"] + 32 * rel(s), int(view[V_KNOWN + s]))
-            _set(obs, _O["EXCLUDED"] + 32 * rel(s), int(view[V_EXCLUDED + s]))
-        for s, card in deal.trick:
-            obs[_O["TRICK"] + 32 * rel(s) + card] = 1
-        for trick in deal.completed_tricks():
-            winner = trick[trick_winner([c for _, c in trick], deal.contract)][0]
-            for _, card in trick:
-                obs[_O["WON"] + 32 * ((winner - seat) % 2) + card] = 1
 
     def render(self):
         if self.render_mode is None:
@@ -296,11 +256,6 @@ class raw_env(AECEnv):
 
     def close(self):
         pass
-
-
-def _set(obs: np.ndarray, offset: int, mask: int) -> None:
-    for card in iter_cards(mask):
-        obs[offset + card] = 1
 
 
 def _action_name(action: int) -> str:

@@ -105,7 +105,7 @@ def fresh_view(state: ref.DealState, turned_card: int = -1) -> np.ndarray:
     classic ``turned_card`` the declarer took (-1: none)."""
     view = kernel_view.new_view()
     rules = state.rules
-    kernel_view.start_view(view, int(state.contract), state.declarer, (state.dealer + 1) % 4,
+    kernel_view.start_view(view, int(state.contract), state.declarer, state.multiplier, (state.dealer + 1) % 4,
                            rules.undertrump == "required", rules.at_overtake_partner)
     kernel_view.show_turned(view, turned_card)
     return view

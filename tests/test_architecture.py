@@ -34,6 +34,7 @@ LAYERS = (
     ("belot_sim.positions",),
     ("belot_sim.estimates",),
     ("belot_sim.datasets",),
+    ("belot_sim.training",),  # the neural player's training: data generation and fitting, above the pandas layer
     ("belot_sim.env", "belot_sim.warmup", "belot_sim.options", "belot_sim._moved"),
     ("belot_sim.cli",),
     ("belot_sim",),  # the front door, belot_sim/__init__.py (and anything not named above)

@@ -166,7 +166,7 @@ def test_hidden_cards_are_really_hidden():
         if other is None:
             continue
         changed += other.hands != state.hands
-        for player in ("random", "easy", "normal", "hard", "pimc"):
+        for player in ("random", "easy", "normal", "hard", "neural", "pimc"):
             bot = bots.setdefault((player, rules), Bot(player, rules=rules, worlds=3, seed=i))
             assert bot.play(other) == bot.play(state), (i, player)
         compared += 1

@@ -36,8 +36,9 @@ from belot_sim.simulation.tournament import tournament
 from helpers import family_of, fresh_view, mask, play_card, random_deal, relayout, replay_and_compare
 
 
-STRATEGIC = ("easy", "normal", "hard")
-PLAYER_SETS = {"easy": "easy", "normal": "normal", "hard": "hard", "mixed": ("hard", "random", "normal", "easy")}
+STRATEGIC = ("easy", "normal", "hard", "neural")
+PLAYER_SETS = {"easy": "easy", "normal": "normal", "hard": "hard", "neural": "neural",
+               "mixed": ("hard", "random", "normal", "easy"), "mixed-neural": ("neural", "hard", "neural", "random")}
 LEGALITY_RULES = {
     "bulgarian": bs.BULGARIAN,
     "bulgarian-strict": bs.BULGARIAN.replace(undertrump="required", at_overtake_partner=False),
@@ -150,6 +151,11 @@ def check_view_matches(state: ref.DealState, view: np.ndarray) -> None:
     else:
         assert view[L.V_LED] == -1
         assert view[L.V_WINNER] == state.leader  # the seat that won the last trick leads
+    assert (view[L.V_DEALER], view[L.V_MULTIPLIER]) == (state.dealer, state.multiplier)
+    won = [0, 0]
+    for trick in state.completed_tricks():
+        won[trick[ref.trick_winner([c for _, c in trick], state.contract)][0] & 1] |= sum(1 << c for _, c in trick)
+    assert [int(view[L.V_WON + t]) for t in range(2)] == won
     for s in range(4):
         held = view[L.V_EXCLUDED + s] & state.hands[s]
         assert held == 0, f"view excludes {bs.format_cards(int(held))} from seat {s}, which holds them"
@@ -210,7 +216,11 @@ def test_view_exclusions_on_a_hand_built_trick():
 def test_choose_card_has_no_argument_for_other_hands():
     params = list(inspect.signature(choose_card.py_func).parameters)
     assert params == ["policy", "legal", "r32", "hand", "seat", "view", "family"]
-    assert L.V_SIZE == 33  # view slots: see players/view.py; none holds another seat's unshown cards
+    # The view's slots (policies/view.py): none holds another seat's unshown cards; a new slot must be checked.
+    assert [slot.name for slot in L.VIEW.slots] == [
+        "PLAYED", "TRICK", "POS", "LED", "WINNING", "WINNER", "TABLE_POINTS", "CONTRACT", "DECLARER", "LEADER",
+        "UNDERTRUMP_REQUIRED", "AT_OVERTAKE_PARTNER", "PLAYED_BY", "EXCLUDED", "ON_TABLE", "KNOWN", "TRICK_CARD",
+        "TRICKS_WON", "POINTS_WON", "WON", "DEALER", "MULTIPLIER", "TURNED"]
 
 
 def test_choices_do_not_depend_on_hidden_cards():

@@ -45,6 +45,9 @@ CASES = {
     "bid_table": (lambda n, start, threads: bs.bid_table("JH 9H AH KS 7C", samples=n, players="hard", seed=1,
                                                          threads=threads), 400, ()),
     "tournament": (lambda n, start, threads: bs.tournament("hard", "normal", n, seed=2, threads=threads), 600, ()),
+    "simulate, neural": (lambda n, start, threads: bs.simulate(n, players=("neural", "hard", "neural", "random"),
+                                                               bidders="heuristic", seed=8, start=start,
+                                                               threads=threads, plays=True), 800, (1, 511)),
 }
 
 

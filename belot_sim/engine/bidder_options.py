@@ -19,7 +19,7 @@ import numpy as np
 from ..game.rules import Rules
 from ..kernels.core.layouts import BIDDER_INTS, BIDDER_WEIGHTS
 from ..kernels.core.rule_flags import flags_of
-from .registry import BIDDER_CODES, MC_PLAYERS, POLICY_CODES
+from .registry import BIDDER_CODES, MC_PLAYERS, POLICY_CODES, policy_codes
 
 #: Integer slots set from the rules, not by the user.
 _RULE_SLOTS = ("FLAGS",)
@@ -39,7 +39,7 @@ def _option_value(name: str, value):
     if name == "mc_player":
         if not isinstance(value, str) or value.lower() not in MC_PLAYERS:
             raise ValueError(f"mc_player must be one of {MC_PLAYERS}, got {value!r}")
-        return POLICY_CODES[value.lower()]
+        return policy_codes(value)[0]
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"bidder option {name} must be a number, got {value!r}")
     if not np.isfinite(value):

@@ -21,7 +21,7 @@ def write_csv_atomically(frame: pd.DataFrame, path: str | os.PathLike, **to_csv_
         with os.fdopen(fd, "w", newline="") as handle:
             frame.to_csv(handle, **to_csv_kwargs)
 
-    return _atomically(path, write)
+    return write_atomically(path, write)
 
 
 def require_pyarrow(what: str) -> None:
@@ -40,11 +40,11 @@ def write_parquet_atomically(frame: pd.DataFrame, path: str | os.PathLike) -> Pa
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    return _atomically(path, lambda tmp: pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp,
+    return write_atomically(path, lambda tmp: pq.write_table(pa.Table.from_pandas(frame, preserve_index=False), tmp,
                                                         compression="lz4"))
 
 
-def _atomically(path: str | os.PathLike, write) -> Path:
+def write_atomically(path: str | os.PathLike, write) -> Path:
     """``write(tmp)`` makes a temporary file beside ``path``, renamed to ``path`` once complete (else
     removed); an ``OSError`` names ``path``, not the temporary file it failed on."""
     path = Path(path)

@@ -2,7 +2,7 @@
 
 >>> import belot_sim as bs
 >>> sorted(bs.PLAYERS)
-['dd', 'easy', 'expert', 'hard', 'normal', 'pimc', 'pimc-exact', 'random']
+['dd', 'easy', 'expert', 'hard', 'neural', 'normal', 'pimc', 'pimc-exact', 'random']
 >>> bs.BIDDERS["heuristic"][:34]
 'a point count of its own 5 cards p'
 """
@@ -12,7 +12,8 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from ..kernels.bid_models.codes import ATLAS_BIDDER, HEURISTIC, MC_BIDDER, RANDOM_BIDDER
-from ..kernels.policies.judging import DD, EASY, EXPERT, HARD, NORMAL, PIMC, PIMC_EXACT, RANDOM
+from ..kernels.policies.neural import weights_path, weights_ready
+from ..kernels.policies.judging import DD, EASY, EXPERT, HARD, NEURAL, NORMAL, PIMC, PIMC_EXACT, RANDOM
 
 #: Player name → one-line description (``players=`` everywhere).
 PLAYERS = MappingProxyType({
@@ -20,6 +21,7 @@ PLAYERS = MappingProxyType({
     "easy": "the weakest legal card: least trick-taking power, then fewest points",
     "normal": "judges the trick in progress: wins it cheaply with a safe card, else ducks; no card memory",
     "hard": "normal's tactics with card memory, shown voids and holding probabilities",
+    "neural": "a network trained on double-dummy values plays the legal card it values most; no search",
     "dd": "PERFECT INFORMATION (sees every hand): the exact double-dummy best card; a yardstick",
     "pimc": "samples layouts of the unseen cards consistent with what it knows and solves each exactly",
     "pimc-exact": "pimc without its shortcuts: exact values of every card in all its layouts (the reference)",
@@ -34,8 +36,8 @@ BIDDERS = MappingProxyType({
 })
 
 #: Player name → policy code inside the kernels.
-POLICY_CODES = MappingProxyType({"random": RANDOM, "easy": EASY, "normal": NORMAL, "hard": HARD, "dd": DD,
-                                 "pimc": PIMC, "pimc-exact": PIMC_EXACT, "expert": EXPERT})
+POLICY_CODES = MappingProxyType({"random": RANDOM, "easy": EASY, "normal": NORMAL, "hard": HARD, "neural": NEURAL,
+                                 "dd": DD, "pimc": PIMC, "pimc-exact": PIMC_EXACT, "expert": EXPERT})
 #: Bidder name → bidder code inside the kernels.
 BIDDER_CODES = MappingProxyType({"random": RANDOM_BIDDER, "heuristic": HEURISTIC, "mc": MC_BIDDER,
                                  "atlas": ATLAS_BIDDER})
@@ -49,7 +51,7 @@ SAMPLING_PLAYERS = ("pimc", "pimc-exact", "expert")
 #: Players shown every hand (perfect information); every other player sees only its own.
 PERFECT_INFORMATION = ("dd",)
 #: Players the ``mc`` bidder may play its layouts with (a searching player would take seconds per call).
-MC_PLAYERS = ("random", "easy", "normal", "hard")
+MC_PLAYERS = ("random", "easy", "normal", "hard", "neural")
 
 
 def seat_codes(value, registry, what: str) -> tuple[int, int, int, int]:
@@ -71,8 +73,17 @@ def seat_codes(value, registry, what: str) -> tuple[int, int, int, int]:
                 example = f", e.g. {(parts * 2)[:4]!r}" if len(parts) in (2, 4) else ""  # 2: one per team
                 four = f"; one name per seat (0..3) is a list of four{example}"
             raise ValueError(f"unknown {what} {name!r}: available {what}s are {sorted(registry)}{four}")
+        if registry is POLICY_CODES and name.lower() == "neural":
+            require_neural_weights()
         codes.append(registry[name.lower()])
     return tuple(codes)
+
+
+def require_neural_weights() -> None:
+    """A FileNotFoundError naming the weights file when the ``neural`` player has none to play with."""
+    if not weights_ready():
+        raise FileNotFoundError(f"the neural player's weights file {weights_path()} does not exist (unset "
+                                f"$BELOT_SIM_NEURAL_WEIGHTS to play with the weights shipped in the package)")
 
 
 def policy_codes(players) -> tuple[int, int, int, int]:

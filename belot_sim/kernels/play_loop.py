@@ -17,7 +17,7 @@ from .core.rule_flags import AT_OVERTAKE, DECLARATIONS, UNDERTRUMP
 from .core.scoring import score_play
 from .core.tables import AT, BELOT, LAST_TRICK, NT, POINTS, TRICK_MULT
 from .policies.decide import search_card
-from .policies.judging import DD, NORMAL, PIMC, RANDOM, choose_card, random_card
+from .policies.judging import DD, NEURAL, NORMAL, PIMC, RANDOM, choose_card, random_card
 from .policies.view import announce_belot, next_trick, record_card, show_declarations, show_turned, start_view
 
 #: Solver table slots per thread for the searching players (2**16 slots = 1 MiB, see solve.TT_BITS).
@@ -120,13 +120,14 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, poli
     points = POINTS[family, contract]
     # The view is started every deal (easy reads the contract from it) but only kept up to
     # date card by card when a judging player (normal, hard) needs the history.
-    start_view(view, contract, declarer, (dealer + 1) & 3, undertrump_required, at_overtake_partner)
+    start_view(view, contract, declarer, multiplier, (dealer + 1) & 3, undertrump_required, at_overtake_partner)
     needs_view = False
-    needs_known = False  # pimc also reads what the declarations and belots showed
+    needs_known = False
     for seat in range(4):
         needs_view = needs_view or policies[seat] >= NORMAL
-        needs_known = needs_known or policies[seat] >= PIMC  # the sampling players
-    if needs_known:  # (a sampling player searches: the scratch is the searching players')
+        # the sampling players and neural also read what the declarations and belots showed
+        needs_known = needs_known or policies[seat] >= PIMC or policies[seat] == NEURAL
+    if needs_known:
         show_turned(view, scratch[S_TURNED_CARD])
     belot0 = 0
     belot1 = 0

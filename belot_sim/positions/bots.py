@@ -38,15 +38,17 @@ import numpy as np
 
 from ..engine.bidder_options import bidder_params
 from ..engine.checks import check_int, check_seed
-from ..engine.registry import BIDDER_CODES, BIDDERS, PERFECT_INFORMATION, PLAYERS, POLICY_CODES, is_searching
+from ..engine.registry import (BIDDER_CODES, BIDDERS, PERFECT_INFORMATION, PLAYERS, POLICY_CODES, is_searching,
+                               policy_codes)
 from ..engine.searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
 from ..game.rules import Rules
 from ..kernels.bidding.position import bot_call
 from ..kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME
 from ..kernels.core.layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A_FAMILY, A_MULTIPLIER, A_N_CALLS,
                                     A_OVER, A_PASSES, A_ROUND, A_SIZE, A_TO_MOVE, A_TURNED, A_VOID, H_CARDS,
-                                    H_CONTRACT, H_DEAL_ID, H_DEALER, H_DECLARER, H_FAMILY, H_FLAGS, H_INITIAL,
-                                    H_N_PLAYED, H_SEED, H_SEES_ALL, H_SIZE, H_TURNED, S_N_CALLS, S_WORLD_RNG)
+                                    H_CONTRACT, H_DEALER, H_DEAL_ID, H_DECLARER, H_FAMILY, H_FLAGS, H_INITIAL,
+                                    H_MULTIPLIER, H_N_PLAYED, H_SEED, H_SEES_ALL, H_SIZE, H_TURNED, S_N_CALLS,
+                                    S_WORLD_RNG)
 from ..kernels.core.rng import WORLD_STREAM, stream_start
 from ..kernels.core.rule_flags import flags_of
 from ..kernels.play_loop import play_scratch
@@ -116,6 +118,7 @@ def fill_record(record: np.ndarray, deal: DealState, turned_card: int = -1) -> N
     record[H_INITIAL:H_INITIAL + 4] = deal.initial_hands
     record[H_CARDS:H_CARDS + n] = [card for _, card in deal.plays]
     record[H_TURNED] = turned_card
+    record[H_MULTIPLIER] = deal.multiplier
 
 
 def turned_card_of(state) -> int:
@@ -163,7 +166,7 @@ class Bot:
         if bidder_options and self.bidder is None and self.player != "expert":  # expert: its model's options
             raise ValueError(f"bidder_options= tunes the bot's bidder: give bidder= too (a {self.player} bot without "
                              "one makes no call and reads no auction)")
-        self._policy = POLICY_CODES[self.player]
+        self._policy = policy_codes(self.player)[0]
         policies = np.full(4, self._policy, dtype=np.int64)
         self._search = search_token() if is_searching(policies) else None
         _, self._view, _, self._ctx, self._tt, self._scratch = play_scratch(policies, self.worlds, self._search)

@@ -12,7 +12,7 @@ from ..core.layouts import (A_SIZE, AH_HAND, AH_TURNED, D_CALLS, D_CONTRACT, D_D
                             D_OUTCOME, D_VALAT, P_BELOT0, P_BELOT1, P_DECLARED0, P_DECLARED1, P_HANGING, P_RAW0,
                             P_RAW1, P_SCORE0, P_SCORE1, P_TRICK_POINTS0, P_TRICK_POINTS1, R_BELOT0, R_BELOT1,
                             R_DECLARED0, R_DECLARED1, R_HANGING, NO_TURNED_CARD, R_OUTCOME, R_RAW0, R_RAW1, R_SCORE0,
-                            R_SCORE1, R_TRICK_POINTS0, R_TRICK_POINTS1, R_VALAT)
+                            R_SCORE1, R_TRICK_POINTS0, R_TRICK_POINTS1, R_VALAT, S_TURNED_CARD)
 from ..core.rng import AUCTION_STREAM, PLAY_STREAM, WORLD_STREAM, stream_start
 from ..core.rule_flags import ALL_NO_TRUMPS
 from ..core.scoring import VOID
@@ -94,6 +94,7 @@ def auction_and_play(seed, deal_id, dealer, pack, family, flags, bidders, bid_in
         classic_final_hands(pack, dealer, declarer, hands)
     else:
         hands_from_pack(pack, dealer, hands)
+    scratch[S_TURNED_CARD] = turned  # shown to the players who read it (sampling players, neural)
     if search is not None:
         start_deal(scratch, stream_start(seed, deal_id, WORLD_STREAM), turned)
         start_auction(scratch, calls, n_calls, dealer, flags, bidders, hands5, bid_weights)

@@ -12,7 +12,7 @@ from numba import njit, prange
 
 from ..bid_models.consistent import draw_pack, first_mismatch
 from ..core.dealing import TURNED_CARD, auction_hands, classic_final_hands, fill_hands, hands_from_pack
-from ..core.layouts import A_SIZE
+from ..core.layouts import A_SIZE, S_TURNED_CARD
 from ..core.rng import DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, below, stream_start
 from ..core.scoring import score_bulgarian
 from ..core.work import next_chunk, workers
@@ -73,7 +73,8 @@ def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, m
                     for s in range(4):
                         played[s] = hands[s]
                         hands_out[s, row] = hands[s]
-                    if search is not None:  # the turned card (or -1) is among the declarer's fixed cards
+                    scratch[S_TURNED_CARD] = turned_card  # (or -1) among the declarer's fixed cards; shown in play
+                    if search is not None:
                         start_deal(scratch, stream_start(seed, layout, WORLD_STREAM), turned_card)
                     r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, flags, policies,
                                   stream_start(seed, layout, PLAY_STREAM), belot_open, view, False, no_record,
@@ -158,9 +159,9 @@ def auction_rollout(seed, candidates, fixed_pack, free, contracts, declarer, dea
                         played[s] = hands[s]
                         hands_out[s, row] = hands[s]
                     store_auction(auction_out, row, hands5, pack, family)
+                    scratch[S_TURNED_CARD] = pack[TURNED_CARD] if family == 1 else -1  # shown in play
                     if search is not None:
-                        start_deal(scratch, stream_start(seed, layout, WORLD_STREAM),
-                                   pack[TURNED_CARD] if family == 1 else -1)
+                        start_deal(scratch, stream_start(seed, layout, WORLD_STREAM), scratch[S_TURNED_CARD])
                     r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, flags, policies,
                                   stream_start(seed, layout, PLAY_STREAM), belot_open, view, False, no_record,
                                   no_record, ctx, tt, scratch, search)

@@ -35,11 +35,11 @@ import numpy as np
 from numba import njit
 
 from .layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A_FAMILY, A_MULTIPLIER, A_N_CALLS, A_OVER, A_PASSES,
-                      A_ROUND, A_TO_MOVE, A_TURNED, A_VOID, MAX_AUCTION_CALLS)
+                      A_ROUND, A_TO_MOVE, A_TURNED, A_VOID, CALL_CODES, MAX_AUCTION_CALLS)
 
 # --- call codes -----------------------------------------------------------------------
 PASS, CALL_C, CALL_D, CALL_H, CALL_S, CALL_NT, CALL_AT, DOUBLE, REDOUBLE = 0, 1, 2, 3, 4, 5, 6, 7, 8
-N_CODES = 9
+N_CODES = CALL_CODES
 #: Call code → text, as in ``belot_sim.reference.auction.CALLS``.
 CALL_NAMES = ("pass", "C", "D", "H", "S", "NT", "AT", "double", "redouble")
 CALL_OF_NAME = {name: code for code, name in enumerate(CALL_NAMES)}

@@ -24,6 +24,7 @@ layout                 prefix    array
 :data:`MATCH_OUT`      ``M_``    rows of a match batch's per-match outputs (``int64[rows, n]``)
 :data:`MATCH_TOTALS`   ``MT_``   rows of a match batch's running totals (``int32[rows, deals]``)
 :data:`PLAYED_DEAL`    ``R_``    positions in the tuple :func:`belot_sim.kernels.play_loop.play_deal` returns
+:data:`OBSERVATION`    ``O_``    what a seat knows as 0/1 inputs (:mod:`belot_sim.kernels.policies.encoding`)
 =====================  ========  =====================================================================
 """
 
@@ -140,6 +141,10 @@ VIEW = Layout("V_", np.int64, "public view of a deal", (
     ("TRICK_CARD", 4, "the cards of the trick in progress, in the order played"),
     ("TRICKS_WON", 2, "completed tricks won by each team"),
     ("POINTS_WON", 2, "card points of the tricks each team won"),
+    ("WON", 2, "the cards of the completed tricks each team won"),
+    ("DEALER", 1, "the dealer (the seat before the first trick's leader)"),
+    ("MULTIPLIER", 1, "1, 2 (doubled) or 4 (redoubled)"),
+    ("TURNED", 1, "classic: the turned card the declarer took, when the players are shown it (-1: none)"),
 ))
 
 # --- a deal's record up to one decision (a bot's question) ----------------------------------------
@@ -158,6 +163,7 @@ HISTORY = Layout("H_", np.int64, "a deal's record up to one decision", (
     ("DEAL_ID", 1, "the deal whose play stream the decision draws from (pimc: the world stream kept in its "
                    "scratch); -1: streams keyed by what the seat knows"),
     ("TURNED", 1, "classic: the turned card, which the declarer took after the auction (-1: none, or not known)"),
+    ("MULTIPLIER", 1, "1, 2 (doubled) or 4 (redoubled)"),
 ))
 
 # --- the double-dummy solver's context ----------------------------------------------------------
@@ -363,8 +369,30 @@ PLAYED_DEAL = Layout("R_", np.int64, "the tuple play_deal returns (positions; a 
     ("HANGING", 1, "points carried out of the deal"),
 ))
 
+# --- what a seat knows, as 0/1 inputs: the environment's observation and the neural player's input --
+
+#: Call codes: pass, the six contracts C D H S NT AT, double, redouble (:mod:`.auction_rules`).
+CALL_CODES = 9
+
+OBSERVATION = Layout("O_", np.int8, "what a seat knows (observation)", (
+    ("HAND", 32, "the observer's cards now (its 5 cards during the auction)"),
+    ("PLAYED_BY", 4 * 32, "cards each seat (relative) has played"),
+    ("TRICK", 4 * 32, "the card each seat (relative) put on the table in the trick in progress"),
+    ("WON", 2 * 32, "cards of the completed tricks won by the observer's team, by the other team"),
+    ("SHOWN", 4 * 32, "cards each seat is known to hold or to have held (declarations, belot partner)"),
+    ("EXCLUDED", 4 * 32, "cards each seat is known not to hold (shown by the rules of play)"),
+    ("TURNED", 32, "classic: the turned card"),
+    ("DEALER", 4, "the dealer (relative)"),
+    ("TO_MOVE", 4, "the seat to move (relative)"),
+    ("PHASE", 2, "auction, play (or over)"),
+    ("CONTRACT", 6, "the contract (the highest so far during the auction)"),
+    ("DECLARER", 4, "the seat that made that contract call (relative)"),
+    ("MULTIPLIER", 3, "1, 2, 4"),
+    ("AUCTION", MAX_AUCTION_CALLS * CALL_CODES, "call k of the auction, one-hot by code"),
+))
+
 LAYOUTS = (AUCTION, VIEW, HISTORY, SCRATCH, SOLVER_CTX, BIDDER_INTS, BIDDER_WEIGHTS, DEAL_SMALL, DEAL_POINTS,
-           DEAL_AUCTION, MATCH_OUT, MATCH_TOTALS, PLAYED_DEAL)
+           DEAL_AUCTION, MATCH_OUT, MATCH_TOTALS, PLAYED_DEAL, OBSERVATION)
 
 GENERATED_START = "# --- the slots' constants, generated from the tables above"
 GENERATED_END = "# --- end of the generated constants"
@@ -434,7 +462,11 @@ V_KNOWN = 21
 V_TRICK_CARD = 25
 V_TRICKS_WON = 29
 V_POINTS_WON = 31
-V_SIZE = 33
+V_WON = 33
+V_DEALER = 35
+V_MULTIPLIER = 36
+V_TURNED = 37
+V_SIZE = 38
 # a deal's record up to one decision
 H_DEALER = 0
 H_CONTRACT = 1
@@ -448,7 +480,8 @@ H_SEES_ALL = 42
 H_SEED = 43
 H_DEAL_ID = 44
 H_TURNED = 45
-H_SIZE = 46
+H_MULTIPLIER = 46
+H_SIZE = 47
 # search scratch
 S_GEN = 0
 S_WORLD_RNG = 1
@@ -603,4 +636,20 @@ R_SCORE0 = 11
 R_SCORE1 = 12
 R_HANGING = 13
 R_SIZE = 14
+# what a seat knows (observation)
+O_HAND = 0
+O_PLAYED_BY = 32
+O_TRICK = 160
+O_WON = 288
+O_SHOWN = 352
+O_EXCLUDED = 480
+O_TURNED = 608
+O_DEALER = 640
+O_TO_MOVE = 644
+O_PHASE = 648
+O_CONTRACT = 650
+O_DECLARER = 656
+O_MULTIPLIER = 660
+O_AUCTION = 663
+O_SIZE = 1185
 # --- end of the generated constants ---

@@ -15,10 +15,11 @@ from ..core.bits import nth_card, popcount
 from ..core.layouts import V_CONTRACT
 from ..core.rng import scale32
 from .judge import judged_card
+from .neural import neural_card
 from .tactics import cheapest
 
 #: Policy codes; the searching players (DD and above) are reached through the play loop's ``search_card``.
-RANDOM, EASY, NORMAL, HARD, DD, PIMC, PIMC_EXACT, EXPERT = 0, 1, 2, 3, 4, 5, 6, 7
+RANDOM, EASY, NORMAL, HARD, NEURAL, DD, PIMC, PIMC_EXACT, EXPERT = 0, 1, 2, 3, 4, 5, 6, 7, 8
 
 
 @njit(cache=True, inline="always")
@@ -35,4 +36,6 @@ def choose_card(policy, legal, r32, hand, seat, view, family):
         return random_card(legal, r32)
     if policy == EASY:
         return cheapest(legal, view[V_CONTRACT], family)  # the weakest legal card
+    if policy == NEURAL:
+        return neural_card(legal, hand, seat, view)
     return judged_card(legal, hand, seat, view, family, policy == HARD)

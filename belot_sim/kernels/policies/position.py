@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from ..core.layouts import (H_CARDS, H_CONTRACT, H_DEAL_ID, H_DEALER, H_DECLARER, H_FAMILY, H_FLAGS, H_INITIAL,
-                            H_N_PLAYED, H_SEED, H_SEES_ALL, H_TURNED, S_DD_FINAL, S_DD_GEN, S_TURNED_CARD,
+                            H_MULTIPLIER, H_N_PLAYED, H_SEED, H_SEES_ALL, H_TURNED, S_DD_FINAL, S_DD_GEN, S_TURNED_CARD,
                             V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_LEADER, V_LED, V_PLAYED, V_POS, V_SIZE, V_TRICK,
                             V_UNDERTRUMP_REQUIRED, V_WINNER, V_WINNING)
 from ..core.play import belot_cards, legal_mask
@@ -40,8 +40,8 @@ def replay_view(view, record):
     contract = record[H_CONTRACT]
     family = record[H_FAMILY]
     flags = record[H_FLAGS]
-    start_view(view, contract, record[H_DECLARER], (record[H_DEALER] + 1) & 3, (flags & UNDERTRUMP) != 0,
-               (flags & AT_OVERTAKE) != 0)
+    start_view(view, contract, record[H_DECLARER], record[H_MULTIPLIER], (record[H_DEALER] + 1) & 3,
+               (flags & UNDERTRUMP) != 0, (flags & AT_OVERTAKE) != 0)
     if family == 1:
         show_turned(view, record[H_TURNED])
     points = POINTS[family, contract]

@@ -4,7 +4,8 @@ The play loop updates it after each card; policies read it together with their o
 Nothing here holds another seat's hidden cards, so a policy cannot peek:
 
 * cards played so far (all, and per seat), the trick in progress and who is winning it;
-* the contract, the declarer and the rule options;
+* the dealer, the contract, its declarer and multiplier, and the rule options;
+* ``V_WON + t``: the cards of the completed tricks team ``t`` won;
 * ``V_EXCLUDED + s``: cards seat ``s`` is known *not* to hold, inferred from the rules of play
   (did not follow → void in the led suit; did not trump or overtrump when obliged → no such
   trumps; followed without beating when obliged → no beating card of the suit);
@@ -21,9 +22,10 @@ import numpy as np
 from numba import njit
 
 from ..core.declarations import shown_cards
-from ..core.layouts import (V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_DECLARER, V_EXCLUDED, V_KNOWN, V_LEADER, V_LED,
-                            V_ON_TABLE, V_PLAYED, V_PLAYED_BY, V_POINTS_WON, V_POS, V_SIZE, V_TABLE_POINTS, V_TRICK,
-                            V_TRICK_CARD, V_TRICKS_WON, V_UNDERTRUMP_REQUIRED, V_WINNER, V_WINNING)
+from ..core.layouts import (V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_DEALER, V_DECLARER, V_EXCLUDED, V_KNOWN, V_LEADER,
+                            V_LED, V_MULTIPLIER, V_ON_TABLE, V_PLAYED, V_PLAYED_BY, V_POINTS_WON, V_POS, V_SIZE,
+                            V_TABLE_POINTS, V_TRICK, V_TRICK_CARD, V_TRICKS_WON, V_TURNED, V_UNDERTRUMP_REQUIRED,
+                            V_WINNER, V_WINNING, V_WON)
 from ..core.play import after_card
 from ..core.rule_flags import SHOWN_AT_END, SINGLE_CONTEST
 from ..core.tables import AT, BEATS, RANK_Q, SUIT, TRUMPS
@@ -34,12 +36,15 @@ def new_view() -> np.ndarray:
 
 
 @njit(cache=True)
-def start_view(view, contract, declarer, leader, undertrump_required, at_overtake_partner):
-    """Reset ``view`` for a new deal whose first trick is led by ``leader``."""
+def start_view(view, contract, declarer, multiplier, leader, undertrump_required, at_overtake_partner):
+    """Reset ``view`` for a new deal whose first trick is led by ``leader`` (the seat after the dealer)."""
     for i in range(V_SIZE):
         view[i] = 0
     view[V_CONTRACT] = contract
     view[V_DECLARER] = declarer
+    view[V_MULTIPLIER] = multiplier
+    view[V_DEALER] = (leader - 1) & 3
+    view[V_TURNED] = -1
     view[V_LEADER] = leader
     view[V_WINNER] = leader
     view[V_LED] = -1
@@ -105,6 +110,7 @@ def next_trick(view):
     view[V_LEADER] = view[V_WINNER]
     view[V_TRICKS_WON + (view[V_WINNER] & 1)] += 1
     view[V_POINTS_WON + (view[V_WINNER] & 1)] += view[V_TABLE_POINTS]
+    view[V_WON + (view[V_WINNER] & 1)] |= view[V_ON_TABLE]
     view[V_TRICK] += 1
     view[V_POS] = 0
     view[V_LED] = -1
@@ -118,6 +124,7 @@ def show_turned(view, turned_card):
     ``turned_card`` -1: there is none (bulgarian, a deal without an auction)."""
     if turned_card >= 0:
         view[V_KNOWN + view[V_DECLARER]] |= np.int64(1) << turned_card
+        view[V_TURNED] = turned_card
 
 
 @njit(cache=True, inline="always")

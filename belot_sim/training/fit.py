@@ -1,0 +1,196 @@
+"""The ``neural`` network's training (PyTorch, the ``train`` extra: ``pip install "belot-sim[train]"``).
+
+The network (:mod:`belot_sim.kernels.policies.neural`: ``INPUTS`` → ``H1`` → ``H2`` → 32, ReLU) learns
+each legal card's double-dummy value in the true deal from the seat's observation (:mod:`.labels`).
+Only the differences between the legal cards decide a play, so the loss is the squared error of the
+values *centred on their mean over the legal cards* (in units of :data:`VALUE_SCALE` points): the
+network need not guess how many points the rest of the deal holds, only which card is worth more.
+
+:func:`fit` runs epochs over the shards in an order drawn from the seed and the epoch, writes a
+checkpoint after every epoch (``checkpoint.pt``, whole or not at all) and resumes from it; the curve
+(one row an epoch: losses, the validation decisions' double-dummy points lost by the preferred card)
+goes to ``curve.csv``.
+"""
+
+from __future__ import annotations
+
+import csv
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+import numpy as np
+
+try:
+    import torch
+except ImportError as error:
+    raise ImportError(f"training the neural player needs PyTorch: pip install 'belot-sim[train]' ({error})") from None
+
+from ..engine.io import write_atomically
+from ..kernels.policies.neural import INPUTS
+from .data import read_shard
+from .labels import NOT_LEGAL
+
+#: Values are learnt in units of this many points.
+VALUE_SCALE = 20.0
+CURVE_COLUMNS = ("epoch", "samples", "train_loss", "val_loss", "val_points_lost", "val_best_chosen", "seconds")
+
+
+@dataclass(frozen=True)
+class FitPlan:
+    """The training's settings (all recorded in the checkpoint; a resume with others is refused)."""
+
+    seed: int = 1
+    epochs: int = 6
+    hidden1: int = 320
+    hidden2: int = 160
+    batch: int = 2048
+    learning_rate: float = 1e-3
+    weight_decay: float = 1e-6
+    threads: int = 2
+
+
+class Network(torch.nn.Module):
+    def __init__(self, hidden1: int, hidden2: int):
+        super().__init__()
+        self.layers = torch.nn.Sequential(torch.nn.Linear(INPUTS, hidden1), torch.nn.ReLU(),
+                                          torch.nn.Linear(hidden1, hidden2), torch.nn.ReLU(),
+                                          torch.nn.Linear(hidden2, 32))
+
+    def forward(self, x):
+        return self.layers(x)
+
+    def weights(self) -> dict[str, np.ndarray]:
+        """The arrays of the weights file (``x @ w + b``, float32)."""
+        linear = [m for m in self.layers if isinstance(m, torch.nn.Linear)]
+        out = {}
+        for k, layer in enumerate(linear, 1):
+            out[f"w{k}"] = layer.weight.detach().numpy().T.astype(np.float32).copy()
+            out[f"b{k}"] = layer.bias.detach().numpy().astype(np.float32).copy()
+        return out
+
+
+def unpack(bits: np.ndarray) -> np.ndarray:
+    """Packed observations (uint64[n, WORDS]) → float32[n, INPUTS] of 0/1."""
+    as_bytes = np.ascontiguousarray(bits).view(np.uint8).reshape(len(bits), -1)
+    return np.unpackbits(as_bytes, axis=1, bitorder="little")[:, :INPUTS].astype(np.float32)
+
+
+def load(paths) -> dict[str, np.ndarray]:
+    """The shards' arrays, concatenated."""
+    parts = [read_shard(p) for p in paths]
+    return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
+
+
+def centred_loss(pred, values, legal):
+    """Mean squared error of the legal cards' values centred on their mean (module docstring)."""
+    n_legal = legal.sum(dim=1, keepdim=True)
+    pred_c = pred - (pred * legal).sum(dim=1, keepdim=True) / n_legal
+    target_c = values - (values * legal).sum(dim=1, keepdim=True) / n_legal
+    return (((pred_c - target_c) * legal) ** 2).sum() / legal.sum()
+
+
+def _tensors(data: dict, rows: np.ndarray):
+    values = data["values"][rows]
+    legal = values != NOT_LEGAL
+    return (torch.from_numpy(unpack(data["bits"][rows])),
+            torch.from_numpy(np.where(legal, values, 0).astype(np.float32) / VALUE_SCALE),
+            torch.from_numpy(legal.astype(np.float32)))
+
+
+def evaluate(net: Network, data: dict, batch: int = 8192) -> tuple[float, float, float]:
+    """``(loss, points lost, best chosen)`` over ``data``: the centred loss, the mean double-dummy
+    points between the best legal card and the one the network prefers, and how often it prefers a
+    best card."""
+    losses, lost, best = [], [], []
+    net.eval()
+    with torch.no_grad():
+        for start in range(0, len(data["legal"]), batch):
+            rows = np.arange(start, min(start + batch, len(data["legal"])))
+            x, v, m = _tensors(data, rows)
+            pred = net(x)
+            losses.append(float(centred_loss(pred, v, m)) * len(rows))
+            choice = torch.where(m > 0, pred, torch.full_like(pred, -1e9)).argmax(dim=1)
+            top = torch.where(m > 0, v, torch.full_like(v, -1e9)).max(dim=1).values
+            got = v.gather(1, choice[:, None])[:, 0]
+            lost.append(float(((top - got) * VALUE_SCALE).sum()))
+            best.append(float((got >= top).sum()))
+    n = len(data["legal"])
+    return sum(losses) / n, sum(lost) / n, sum(best) / n
+
+
+def fit(run: Path, train: dict, valid: dict, plan: FitPlan, log=print) -> Network:
+    """Train (or resume) in the folder ``run`` (module docstring); returns the network of the last epoch."""
+    run = Path(run)
+    run.mkdir(parents=True, exist_ok=True)
+    torch.set_num_threads(plan.threads)
+    torch.manual_seed(plan.seed)
+    net = Network(plan.hidden1, plan.hidden2)
+    opt = torch.optim.AdamW(net.parameters(), lr=plan.learning_rate, weight_decay=plan.weight_decay)
+    n = len(train["legal"])
+    steps_per_epoch = (n + plan.batch - 1) // plan.batch
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=plan.learning_rate,
+                                                total_steps=plan.epochs * steps_per_epoch, pct_start=0.05)
+    epoch, rows = _resume(run, plan, net, opt, sched, n)
+    while epoch < plan.epochs:
+        started = time.perf_counter()
+        order = np.random.default_rng([plan.seed, epoch]).permutation(n)
+        net.train()
+        total = 0.0
+        for step in range(steps_per_epoch):
+            x, v, m = _tensors(train, np.sort(order[step * plan.batch:(step + 1) * plan.batch]))
+            loss = centred_loss(net(x), v, m)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += loss.item()
+        epoch += 1
+        val_loss, val_lost, val_best = evaluate(net, valid)
+        rows.append({"epoch": epoch, "samples": epoch * n, "train_loss": total / steps_per_epoch, "val_loss": val_loss,
+                     "val_points_lost": val_lost, "val_best_chosen": val_best,
+                     "seconds": time.perf_counter() - started})
+        _checkpoint(run, plan, net, opt, sched, epoch, rows)
+        log(f"epoch {epoch}/{plan.epochs}: " + ", ".join(f"{k} {v:.4g}" for k, v in rows[-1].items() if k != "epoch"))
+    return net
+
+
+def _resume(run: Path, plan: FitPlan, net, opt, sched, n: int):
+    path = run / "checkpoint.pt"
+    if not path.is_file():
+        return 0, []
+    state = torch.load(path, weights_only=False)
+    if state["plan"] != asdict(plan) or state["samples"] != n:
+        raise ValueError(f"{path} is a checkpoint of another training ({state['plan']}, {state['samples']} samples); "
+                         f"use another folder, or delete it to start again")
+    net.load_state_dict(state["net"])
+    opt.load_state_dict(state["opt"])
+    sched.load_state_dict(state["sched"])
+    return state["epoch"], state["curve"]
+
+
+def _checkpoint(run: Path, plan: FitPlan, net, opt, sched, epoch: int, rows: list) -> None:
+    state = {"plan": asdict(plan), "samples": len(rows) and rows[-1]["samples"] // epoch, "net": net.state_dict(),
+             "opt": opt.state_dict(), "sched": sched.state_dict(), "epoch": epoch, "curve": rows}
+    write_atomically(run / "checkpoint.pt", lambda tmp: torch.save(state, tmp))
+    write_atomically(run / "curve.csv", lambda tmp: _write_curve(tmp, rows))
+
+
+def _write_curve(tmp: Path, rows: list) -> None:
+    with open(tmp, "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=CURVE_COLUMNS)
+        writer.writeheader()
+        writer.writerows(rows)
+
+
+def save_weights(net: Network, path: Path, meta: dict) -> Path:
+    """The weights file the ``neural`` player reads (``np.savez``; ``meta`` as a JSON string)."""
+    import json
+
+    arrays = dict(net.weights(), meta=np.array(json.dumps(meta)))
+    return write_atomically(path, lambda tmp: _savez(tmp, arrays))
+
+
+def _savez(tmp: Path, arrays: dict) -> None:
+    with open(tmp, "wb") as f:
+        np.savez(f, **arrays)

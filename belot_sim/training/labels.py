@@ -1,0 +1,118 @@
+"""Labelled decisions: every decision with a choice in recorded deals, as the seat to move saw it
+(its observation, :mod:`belot_sim.kernels.policies.encoding`) and the exact double-dummy value of each
+of its legal cards in the true deal (:func:`belot_sim.kernels.solver.api.dd_moves`) — the labels the
+``neural`` network learns to predict from the observation alone.
+
+Over many deals the best predictor of a card's value from what the seat knows is its mean
+double-dummy value over the layouts the seat cannot tell apart, which is what ``pimc`` estimates by
+sampling; the network learns it once instead of searching at every decision.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from ..kernels.core.bits import ctz, popcount
+from ..kernels.core.layouts import (C_SEARCH_FN, C_SIZE, H_CARDS, H_CONTRACT, H_DEALER, H_DECLARER, H_FAMILY, H_FLAGS,
+                                    H_INITIAL, H_MULTIPLIER, H_N_PLAYED, H_SIZE, H_TURNED, O_SIZE, S_SIZE,
+                                    V_AT_OVERTAKE_PARTNER, V_LEADER, V_PLAYED, V_POS, V_SIZE, V_TRICK_CARD,
+                                    V_UNDERTRUMP_REQUIRED)
+from ..kernels.core.tables import NT
+from ..kernels.policies.encoding import encode_play, swap_card, swap_mask
+from ..kernels.policies.neural import INPUTS
+from ..kernels.policies.position import legal_now, replay_view
+from ..kernels.policies.sampling import _team_may_valat
+from ..kernels.policies.scratch import new_gen
+from ..kernels.solver.api import dd_moves
+
+#: 64-bit words of one packed observation (its first :data:`INPUTS` entries, bit ``i % 64`` of word ``i // 64``).
+WORDS = (INPUTS + 63) // 64
+#: Solver table bits per thread (1 MiB, as the searching players use).
+TT_BITS = 16
+#: ``values`` entry of a card that is not legal.
+NOT_LEGAL = -1
+
+
+@njit(cache=True)
+def pack_bits(obs, words):
+    for w in range(WORDS):
+        words[w] = 0
+    for i in range(INPUTS):
+        if obs[i]:
+            words[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
+
+
+@njit(cache=True)
+def label_deal(record, hands, ctx, tt, scratch, view, obs, bits_out, values_out, legal_out, played_out, row):
+    """Label the decisions with a choice of the deal in ``record`` (layout HISTORY, every card
+    played); rows from ``row`` on; returns the next free row."""
+    contract = record[H_CONTRACT]
+    family = record[H_FAMILY]
+    swap = contract if contract < NT else 0
+    gens = (new_gen(scratch, tt), new_gen(scratch, tt))
+    out = np.empty(32, dtype=np.int64)
+    current = np.empty(4, dtype=np.int64)
+    for k in range(32):
+        record[H_N_PLAYED] = k
+        replay_view(view, record)
+        seat = (view[V_LEADER] + view[V_POS]) & 3
+        hand = hands[seat] & ~view[V_PLAYED]
+        legal = legal_now(hand, seat, view)
+        if popcount(legal) < 2:
+            continue
+        for s in range(4):
+            current[s] = hands[s] & ~view[V_PLAYED]
+        team = seat & 1
+        dd_moves(current, view[V_LEADER], view[V_TRICK_CARD:V_TRICK_CARD + 4], view[V_POS], contract, team, family,
+                 view[V_UNDERTRUMP_REQUIRED] == 1, view[V_AT_OVERTAKE_PARTNER] == 1, _team_may_valat(view, team),
+                 ctx, tt, gens[team], out)
+        encode_play(obs, seat, hand, view, swap)
+        pack_bits(obs, bits_out[row])
+        for c in range(32):
+            values_out[row, c] = NOT_LEGAL
+        m = legal
+        while m:
+            c = ctz(m)
+            m &= m - 1
+            values_out[row, swap_card(c, swap)] = out[c]
+        legal_out[row] = swap_mask(legal, swap)
+        played_out[row] = swap_card(record[H_CARDS + k], swap)
+        row += 1
+    return row
+
+
+@njit(cache=True, parallel=True)
+def label_deals(dealer, contract, declarer, multiplier, hands, cards, family, flags, search, n_threads,
+                bits_out, values_out, legal_out, played_out, counts):
+    """Label every deal ``i`` (its dealt ``hands[i]``, its 32 ``cards[i]`` in the order played); deal
+    ``i``'s rows are ``32 * i .. 32 * i + counts[i] - 1`` of the outputs (``bits_out`` uint64[32n, WORDS],
+    ``values_out`` int16[32n, 32], ``legal_out`` int64[32n], ``played_out`` int8[32n]: the card the
+    deal's player chose).  Cards are indexed with the trump of a suit
+    contract named clubs, as the network reads them.  ``search``: the solver's addresses."""
+    n = len(dealer)
+    for t in prange(n_threads):
+        record = np.zeros(H_SIZE, dtype=np.int64)
+        ctx = np.zeros(C_SIZE, dtype=np.int64)
+        ctx[C_SEARCH_FN] = search[0]
+        ctx[C_SEARCH_FN + 1] = search[1]
+        tt = np.zeros(2 << TT_BITS, dtype=np.int64)
+        scratch = np.zeros(S_SIZE, dtype=np.int64)
+        view = np.zeros(V_SIZE, dtype=np.int64)
+        obs = np.zeros(O_SIZE, dtype=np.int8)
+        deal_hands = np.empty(4, dtype=np.int64)
+        for i in range(t * n // n_threads, (t + 1) * n // n_threads):
+            record[H_DEALER] = dealer[i]
+            record[H_CONTRACT] = contract[i]
+            record[H_DECLARER] = declarer[i]
+            record[H_MULTIPLIER] = multiplier[i]
+            record[H_FAMILY] = family
+            record[H_FLAGS] = flags
+            record[H_TURNED] = -1
+            for s in range(4):
+                deal_hands[s] = hands[i, s]
+                record[H_INITIAL + s] = hands[i, s]
+            for k in range(32):
+                record[H_CARDS + k] = cards[i, k]
+            counts[i] = label_deal(record, deal_hands, ctx, tt, scratch, view, obs, bits_out, values_out, legal_out,
+                                   played_out, 32 * i) - 32 * i
