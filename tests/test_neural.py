@@ -4,6 +4,7 @@ extra's PyTorch is installed for the tests (.ci/run)."""
 
 from __future__ import annotations
 
+import hashlib
 import os
 import random
 import subprocess
@@ -11,6 +12,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pandas as pd
 import pytest
 import torch
 
@@ -176,6 +178,26 @@ def test_neural_is_no_weaker_than_hard_in_duplicate_deals():
     assert table.loc["all", "ci_low"] > 0
 
 
+def test_every_entry_point_plays_neural(capsys):
+    from belot_sim import env as belot_env
+    from belot_sim.cli import main
+
+    deals = bs.simulate(200, players="neural", bidders="heuristic", seed=3)
+    assert (deals["contract"].notna()).sum() > 100
+    matches, _ = bs.simulate_matches(5, players="neural", seed=3)
+    assert len(matches) == 5
+    duel = bs.match_tournament(("heuristic", "neural"), ("heuristic", "hard"), 6, seed=1)
+    assert duel.loc["all", "deals"] > 6 and 0 <= duel.loc["all", "match_win_rate"] <= 1
+    assert 0 <= bs.estimate_bid("JH 9H AH KS 7C", "H", samples=200, players="neural", seed=1).p_made <= 1
+    assert "neural" in " ".join(bs.analyze(next(random_positions(3, 1))[1], worlds=5)["bots"])
+    e = belot_env.env(opponents={1: "neural", 2: "neural", 3: "neural"}, seed=2)
+    e.reset()
+    while e.agents and not e.terminations[e.agent_selection]:
+        e.step(int(np.flatnonzero(e.observe(e.agent_selection)["action_mask"])[0]))
+    assert main(["simulate", "-n", "300", "--players", "neural", "--seed", "1"]) == 0
+    assert "players neural" in capsys.readouterr().out
+
+
 # --- the weights file ----------------------------------------------------------------------------
 
 def test_the_shipped_weights_are_small_and_whole():
@@ -300,6 +322,31 @@ def test_a_stopped_fit_resumes_to_the_same_weights(tmp_path):
     path = save_weights(resumed, tmp_path / "w.npz", {"test": True})
     assert [a.shape for a in neural.load_weights(path)] == [(neural.INPUTS, 16), (16,), (16, 8), (8,), (8, 32),
                                                             (32,)]
+
+
+def test_the_training_script_runs_two_rounds_and_resumes(tmp_path):
+    """The documented command with tiny sizes: round 1's shards are played by round 0's weights (recorded
+    by digest), each round's weights are checked in duplicate deals, and a rerun changes nothing."""
+    command = [sys.executable, str(ROOT / "scripts" / "train_neural.py"), "--out", str(tmp_path), "--shards", "3",
+               "--deals", "30", "--rounds", "2", "--round-shards", "3", "--epochs", "1", "--hidden", "8", "8",
+               "--eval-deals", "30", "--threads", "1"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    first = {p.name: p.read_bytes() for p in tmp_path.glob("*.npz")}
+    assert set(first) == {"neural-0.npz", "neural-1.npz", "neural.npz"}
+    assert first["neural.npz"] == first["neural-1.npz"] != first["neural-0.npz"]
+    assert [a.shape for a in neural.load_weights(tmp_path / "neural.npz")][:2] == [(neural.INPUTS, 8), (8,)]
+    digest = hashlib.sha256(first["neural-0.npz"]).hexdigest()[:16]
+    assert digest in (tmp_path / "shards-round1" / "shards.json").read_text()
+    for r in range(2):
+        table = pd.read_csv(tmp_path / f"evaluation-{r}.csv", index_col=0)
+        assert table.loc["all", "deals"] == 30
+    assert len(pd.read_csv(tmp_path / "curve.csv")) == 1
+    assert (tmp_path / "curve.png").read_bytes()[:4] == b"\x89PNG"
+    again = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    assert again.returncode == 0, again.stderr[-3000:]
+    assert {p.name: p.read_bytes() for p in tmp_path.glob("*.npz")} == first
+    assert "data: round" not in again.stdout  # every shard was there
 
 
 def test_the_training_script_checks_its_arguments():

@@ -14,9 +14,10 @@ import pytest
 import belot_sim as bs
 
 SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
-#: Run here; bid_atlas.py and calibration.py have their own tests (test_atlas, test_calibration).
+#: Run here; bid_atlas.py, calibration.py and train_neural.py have their own tests (test_atlas, test_calibration,
+#: test_neural).
 RUN_HERE = ("tournament", "bid_ladder", "bid_table", "tune_heuristic", "pimc_regret")
-TESTED_ELSEWHERE = ("bid_atlas", "calibration", "gallery_common")
+TESTED_ELSEWHERE = ("bid_atlas", "calibration", "gallery_common", "train_neural")
 
 
 def run(name: str, *args: str) -> tuple[int, str]:

@@ -7,7 +7,7 @@ with the card each bot would play.
 ...                               ".K.AKQJ9.K9 QJ7.J87.8.7; play 7S TS AS KH | AD 8D 7D 8C | 9D")
 >>> table = bs.analyze(pos, worlds=50, players=("normal", "pimc"))
 >>> table[["name", "dd", "p_best", "bots"]].values.tolist()
-[['7H', 64, 1.0, 'pimc'], ['8H', 64, 1.0, ''], ['JH', 53, 0.0, 'normal']]
+[['7H', 64, 0.98, 'pimc'], ['8H', 64, 0.98, ''], ['JH', 53, 0.02, 'normal']]
 """
 
 from __future__ import annotations
