@@ -150,7 +150,7 @@ def fit(run: Path, train: dict, valid: dict, plan: FitPlan, log=print) -> Networ
         rows.append({"epoch": epoch, "samples": epoch * n, "train_loss": total / steps_per_epoch, "val_loss": val_loss,
                      "val_points_lost": val_lost, "val_best_chosen": val_best,
                      "seconds": time.perf_counter() - started})
-        _checkpoint(run, plan, net, opt, sched, epoch, rows)
+        _checkpoint(run, plan, net, opt, sched, epoch, rows, n)
         log(f"epoch {epoch}/{plan.epochs}: " + ", ".join(f"{k} {v:.4g}" for k, v in rows[-1].items() if k != "epoch"))
     return net
 
@@ -169,9 +169,9 @@ def _resume(run: Path, plan: FitPlan, net, opt, sched, n: int):
     return state["epoch"], state["curve"]
 
 
-def _checkpoint(run: Path, plan: FitPlan, net, opt, sched, epoch: int, rows: list) -> None:
-    state = {"plan": asdict(plan), "samples": len(rows) and rows[-1]["samples"] // epoch, "net": net.state_dict(),
-             "opt": opt.state_dict(), "sched": sched.state_dict(), "epoch": epoch, "curve": rows}
+def _checkpoint(run: Path, plan: FitPlan, net, opt, sched, epoch: int, rows: list, samples: int) -> None:
+    state = {"plan": asdict(plan), "samples": samples, "net": net.state_dict(), "opt": opt.state_dict(),
+             "sched": sched.state_dict(), "epoch": epoch, "curve": rows}
     write_atomically(run / "checkpoint.pt", lambda tmp: torch.save(state, tmp))
     write_atomically(run / "curve.csv", lambda tmp: _write_curve(tmp, rows))
 
