@@ -14,9 +14,11 @@ from belot_sim import reference as ref
 from belot_sim.engine.frames import DEAL_COLUMNS
 from belot_sim.game.cards import cards_of
 from belot_sim.kernels.core import play as kernel_play
-from belot_sim.kernels.core.layouts import V_EXCLUDED, V_KNOWN
+from belot_sim.kernels.core.layouts import V_EXCLUDED, V_KNOWN, V_SIZE
 from belot_sim.kernels.core.tables import POINTS
 from belot_sim.kernels.policies import view as kernel_view
+from belot_sim.kernels.policies.position import public_view
+from belot_sim.positions.bots import fill_record, new_record
 
 FULL_DECK = (1 << 32) - 1
 #: The rule sets most differential tests run over (every option away from its default at least once).
@@ -145,6 +147,31 @@ def relayout(state: ref.DealState, view: np.ndarray, rng: random.Random, swaps: 
         hands[a] ^= 1 << ca | 1 << cb
         hands[b] ^= 1 << ca | 1 << cb
     return hands
+
+
+def view_of(state: ref.DealState, turned_card: int = -1) -> np.ndarray:
+    """The public view of ``state`` as a bot rebuilds it from the deal's record (showing the classic
+    ``turned_card`` the declarer took; -1: none)."""
+    record = new_record(state.rules, 0, False)
+    fill_record(record, state, turned_card)
+    view = np.zeros(V_SIZE, dtype=np.int64)
+    public_view(record, view)
+    return view
+
+
+def rearranged(state: ref.DealState, view: np.ndarray, rng: random.Random) -> ref.DealState | None:
+    """The same history with the cards the mover cannot see moved around between the other seats
+    (swaps that respect the view's exclusions), or None when that changes what the view shows
+    (another seat's declarations, say)."""
+    hands = relayout(state, view, rng, swaps=200, keep_known=True)
+    played = [0, 0, 0, 0]
+    for seat, card in state.plays:
+        played[seat] |= 1 << card
+    other = ref.DealState.from_hands([hands[s] | played[s] for s in range(4)], contract=state.contract,
+                                     declarer=state.declarer, dealer=state.dealer, rules=state.rules)
+    for _, card in state.plays:
+        other.play(card)
+    return other if np.array_equal(view_of(other), view) else None
 
 
 def frames_of(result) -> tuple[pd.DataFrame, ...]:

@@ -20,12 +20,11 @@ import pytest
 
 import belot_sim as bs
 from belot_sim import reference as ref
-from belot_sim.positions.bots import Bot, fill_record, new_record
+from belot_sim.positions.bots import Bot
 from belot_sim.kernels.core import auction_rules as ka
 from belot_sim.kernels.core import layouts as L
 from belot_sim.kernels.core.dealing import deal_pack
-from belot_sim.kernels.policies.position import public_view
-from helpers import RULE_SETS, grouped, random_deal, relayout
+from helpers import RULE_SETS, grouped, random_deal, rearranged, view_of
 
 FAST = ("random", "easy", "normal", "hard")
 
@@ -126,29 +125,6 @@ def test_without_a_deal_id_a_decision_depends_on_the_seed_and_the_position_only(
         assert [Bot(player, worlds=3, seed=9).play(s) for s in states] == first
     other = [Bot("random", seed=10).play(s) for s in states]
     assert other != [Bot("random", seed=9).play(s) for s in states]
-
-
-def rearranged(state: ref.DealState, view: np.ndarray, rng: random.Random) -> ref.DealState | None:
-    """The same history with the cards the mover cannot see moved around between the other seats
-    (swaps that respect the view's exclusions), or None when that changes what the view shows
-    (another seat's declarations, say)."""
-    hands = relayout(state, view, rng, swaps=200, keep_known=True)
-    played = [0, 0, 0, 0]
-    for seat, card in state.plays:
-        played[seat] |= 1 << card
-    other = ref.DealState.from_hands([hands[s] | played[s] for s in range(4)], contract=state.contract,
-                                     declarer=state.declarer, dealer=state.dealer, rules=state.rules)
-    for _, card in state.plays:
-        other.play(card)
-    return other if np.array_equal(view_of(other), view) else None
-
-
-def view_of(state: ref.DealState) -> np.ndarray:
-    record = new_record(state.rules, 0, False)
-    fill_record(record, state)
-    view = np.zeros(L.V_SIZE, dtype=np.int64)
-    public_view(record, view)
-    return view
 
 
 def test_hidden_cards_are_really_hidden():

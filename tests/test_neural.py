@@ -23,22 +23,13 @@ from belot_sim.kernels.core import layouts as L
 from belot_sim.kernels.core.tables import NT
 from belot_sim.kernels.policies import neural
 from belot_sim.kernels.policies.encoding import encode_play, swap_card, swap_mask
-from belot_sim.positions.bots import Bot, fill_record, new_record, turned_card_of
-from belot_sim.kernels.policies.position import public_view
+from belot_sim.positions.bots import Bot, turned_card_of
 from belot_sim.training import data as shards
 from belot_sim.training.fit import FitPlan, Network, fit, save_weights, unpack
 from belot_sim.training.labels import NOT_LEGAL
-from helpers import RULE_SETS, random_deal, relayout
+from helpers import RULE_SETS, random_deal, rearranged, view_of
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def view_of(state, turned: int = -1) -> np.ndarray:
-    record = new_record(state.rules, 0, False)
-    fill_record(record, state, turned)
-    view = np.zeros(L.V_SIZE, dtype=np.int64)
-    public_view(record, view)
-    return view
 
 
 def encoded(state, view, swap: int = 0) -> np.ndarray:
@@ -91,17 +82,10 @@ def test_the_encoding_reads_only_what_the_seat_knows():
     compared = 0
     for rng, state in random_positions(5, 150):
         view = view_of(state)
-        hands = relayout(state, view, rng, swaps=200, keep_known=True)
-        played = [0, 0, 0, 0]
-        for seat, card in state.plays:
-            played[seat] |= 1 << card
-        other = ref.DealState.from_hands([hands[s] | played[s] for s in range(4)], contract=state.contract,
-                                         declarer=state.declarer, dealer=state.dealer, rules=state.rules)
-        for _, card in state.plays:
-            other.play(card)
-        other_view = view_of(other)
-        if not np.array_equal(other_view, view):  # another seat's declarations changed what was shown
+        other = rearranged(state, view, rng)
+        if other is None:  # another seat's declarations changed what was shown
             continue
+        other_view = view_of(other)
         for swap in range(4):
             assert np.array_equal(encoded(other, other_view, swap), encoded(state, view, swap))
         compared += other.hands != state.hands
