@@ -186,7 +186,7 @@ def test_every_entry_point_plays_neural(capsys):
 
 def test_the_shipped_weights_are_small_and_whole():
     assert neural.PACKAGE_WEIGHTS.stat().st_size <= 5 * 2**20
-    assert neural.weights_ready()
+    assert neural.LOADED_FROM == neural.PACKAGE_WEIGHTS
 
 
 @pytest.mark.parametrize("damage, message", [
@@ -226,6 +226,12 @@ def test_a_missing_weights_file_is_named_before_any_work(monkeypatch, tmp_path):
     for run in (lambda: bs.simulate(10, players="neural"), lambda: Bot("neural"),
                 lambda: bs.tournament("neural", "hard", 10)):
         with pytest.raises(FileNotFoundError, match="nowhere.npz"):
+            run()
+    other = tmp_path / "other.npz"
+    other.write_bytes(neural.PACKAGE_WEIGHTS.read_bytes())
+    monkeypatch.setenv("BELOT_SIM_NEURAL_WEIGHTS", str(other))  # too late: the kernels hold the package's
+    for run in (lambda: bs.simulate(10, players="neural"), lambda: Bot("neural")):
+        with pytest.raises(ValueError, match="set it before importing belot_sim"):
             run()
 
 

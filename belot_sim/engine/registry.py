@@ -12,7 +12,7 @@ from __future__ import annotations
 from types import MappingProxyType
 
 from ..kernels.bid_models.codes import ATLAS_BIDDER, HEURISTIC, MC_BIDDER, RANDOM_BIDDER
-from ..kernels.policies.neural import weights_path, weights_ready
+from ..kernels.policies.neural import LOADED_FROM, weights_path
 from ..kernels.policies.judging import DD, EASY, EXPERT, HARD, NEURAL, NORMAL, PIMC, PIMC_EXACT, RANDOM
 
 #: Player name → one-line description (``players=`` everywhere).
@@ -80,10 +80,15 @@ def seat_codes(value, registry, what: str) -> tuple[int, int, int, int]:
 
 
 def require_neural_weights() -> None:
-    """A FileNotFoundError naming the weights file when the ``neural`` player has none to play with."""
-    if not weights_ready():
-        raise FileNotFoundError(f"the neural player's weights file {weights_path()} does not exist (unset "
+    """A FileNotFoundError naming the weights file when the ``neural`` player has none to play with; a
+    ValueError when ``$BELOT_SIM_NEURAL_WEIGHTS`` names another file than the one compiled in at import."""
+    path = weights_path()
+    if not path.is_file():
+        raise FileNotFoundError(f"the neural player's weights file {path} does not exist (unset "
                                 f"$BELOT_SIM_NEURAL_WEIGHTS to play with the weights shipped in the package)")
+    if path.resolve() != LOADED_FROM:
+        raise ValueError(f"$BELOT_SIM_NEURAL_WEIGHTS names {path}, but the kernels were compiled at import with "
+                         f"{LOADED_FROM or 'no weights'}: set it before importing belot_sim")
 
 
 def policy_codes(players) -> tuple[int, int, int, int]:

@@ -73,9 +73,8 @@ def label_frame(deals, plays, rules="bulgarian", threads: int = 2) -> dict[str, 
 def make_shard(plan: ShardPlan, k: int) -> Path:
     """Play and label shard ``k`` and write it whole (module docstring)."""
     auction = k % RANDOM_CONTRACT_EVERY != RANDOM_CONTRACT_EVERY - 1
-    deals, plays = simulate(plan.deals, players=list(plan.players) if not isinstance(plan.players, str)
-                            else plan.players, bidders="heuristic" if auction else None, seed=plan.seed,
-                            start=k * plan.deals, plays=True, threads=plan.threads)
+    deals, plays = simulate(plan.deals, players=plan.players, bidders="heuristic" if auction else None,
+                            seed=plan.seed, start=k * plan.deals, plays=True, threads=plan.threads)
     arrays = label_frame(deals, plays, threads=plan.threads)
     return write_atomically(plan.path(k), lambda tmp: _save(tmp, arrays))
 

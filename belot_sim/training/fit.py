@@ -15,6 +15,7 @@ goes to ``curve.csv``.
 from __future__ import annotations
 
 import csv
+import json
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
@@ -185,8 +186,6 @@ def _write_curve(tmp: Path, rows: list) -> None:
 
 def save_weights(net: Network, path: Path, meta: dict) -> Path:
     """The weights file the ``neural`` player reads (``np.savez``; ``meta`` as a JSON string)."""
-    import json
-
     arrays = dict(net.weights(), meta=np.array(json.dumps(meta)))
     return write_atomically(path, lambda tmp: _savez(tmp, arrays))
 

@@ -6,11 +6,11 @@ cards a value: its estimate of the card's double-dummy value for the seat's team
 trained on measured it (``scripts/train_neural.py``, docs/players.md).  The player plays the legal card
 of the highest value (the lowest card index among equal values), so it draws no random numbers.
 
-The weights ship in the package (``belot_sim/data/neural.npz``; ``$BELOT_SIM_NEURAL_WEIGHTS`` names
-another file, e.g. a training run's) and are read once, when this module is imported.  Numba
-compiles them into the kernels as constants — the forward pass is plain loops over ``float32`` rows,
-its first layer summing the rows of the inputs that are 1 — so no run needs torch, and
-:mod:`belot_sim._cache` keys the compiled kernels on the weights file too.
+The weights ship in the package (``belot_sim/data/neural.npz``; ``$BELOT_SIM_NEURAL_WEIGHTS``, set
+before belot_sim is imported, names another file, e.g. a training run's) and are read once, when this
+module is imported.  Numba compiles them into the kernels as constants — the forward pass is plain loops
+over ``float32`` rows, its first layer summing the rows of the inputs that are 1 — so no run needs torch,
+and :mod:`belot_sim._cache` keys the compiled kernels on the weights file too.
 
 The network: ``INPUTS`` → ``H1`` → ``H2`` → 32, ReLU after each hidden layer; the file holds ``w1``
 (INPUTS × H1), ``b1``, ``w2``, ``b2``, ``w3``, ``b3`` (``float32``, ``x @ w + b``).
@@ -68,23 +68,19 @@ def load_weights(path) -> tuple[np.ndarray, ...]:
 
 
 def _startup_weights():
-    """The weights compiled into the kernels; a stand-in of zeros (every card valued alike) when the file
-    is missing, so the kernels still compile — :func:`weights_ready` tells the Python edge, which
-    refuses the player then."""
+    """``(file, weights)`` compiled into the kernels; when the file is missing, ``None`` and a stand-in of
+    zeros (every card valued alike), so the kernels still compile — the Python edge then refuses the
+    player (:func:`belot_sim.engine.registry.require_neural_weights`)."""
     path = weights_path()
     if path.is_file():
-        return load_weights(path)
-    return (np.zeros((INPUTS, 1), np.float32), np.zeros(1, np.float32), np.zeros((1, 1), np.float32),
-            np.zeros(1, np.float32), np.zeros((1, 32), np.float32), np.zeros(32, np.float32))
+        return path.resolve(), load_weights(path)
+    return None, (np.zeros((INPUTS, 1), np.float32), np.zeros(1, np.float32), np.zeros((1, 1), np.float32),
+                  np.zeros(1, np.float32), np.zeros((1, 32), np.float32), np.zeros(32, np.float32))
 
 
-W1, B1, W2, B2, W3, B3 = _startup_weights()
+#: The file whose weights were read at import (``None``: there was none, the stand-in is compiled in).
+LOADED_FROM, (W1, B1, W2, B2, W3, B3) = _startup_weights()
 H1, H2 = W1.shape[1], W2.shape[1]
-
-
-def weights_ready() -> bool:
-    """Were real weights read at import (not the stand-in)?"""
-    return weights_path().is_file()
 
 
 @njit(cache=True, fastmath=True)
