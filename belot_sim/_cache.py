@@ -23,9 +23,11 @@ def source_digest(package_dir: Path) -> str:
     for path in sorted(package_dir.rglob("*.py")):
         digest.update(str(path.relative_to(package_dir)).encode())
         digest.update(path.read_bytes())
-    # The neural player's weights are compiled into the kernels as constants.
+    # The learned models' weights are compiled into the kernels as constants.
     weights = Path(os.environ.get("BELOT_SIM_NEURAL_WEIGHTS") or package_dir / "data" / "neural.npz")
     digest.update(weights.read_bytes() if weights.is_file() else b"no neural weights")
+    owners = package_dir / "data" / "owners.npz"
+    digest.update(owners.read_bytes() if owners.is_file() else b"no card-ownership weights")
     return digest.hexdigest()[:16]
 
 

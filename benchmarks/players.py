@@ -36,6 +36,7 @@ from belot_sim.kernels.core.layouts import S_SIZE, S_WORLD_RNG, S_WORLDS  # noqa
 from belot_sim.kernels.solver.api import new_ctx  # noqa: E402
 from belot_sim.kernels.policies.judging import choose_card  # noqa: E402
 from belot_sim.kernels.policies.dd_player import pimc_card, pimc_exact_card  # noqa: E402
+from belot_sim.kernels.policies.pimc import NO_BUDGET, UNIFORM_LAYOUTS  # noqa: E402
 from belot_sim.engine.registry import POLICY_CODES  # noqa: E402
 from belot_sim.simulation.deals import deal_blocks  # noqa: E402
 from belot_sim.engine.stats import mean_interval  # noqa: E402
@@ -85,7 +86,7 @@ def decision_times(out, n_deals: int = 30) -> None:
     scratch = np.zeros(S_SIZE, dtype=np.int64)
     scratch[S_WORLDS] = 20
     scratch[S_WORLD_RNG] = 7
-    kernels = {"pimc": lambda *args: pimc_card(*args, False), "pimc-exact": pimc_exact_card}
+    kernels = {"pimc": lambda *args: pimc_card(*args, UNIFORM_LAYOUTS, NO_BUDGET), "pimc-exact": pimc_exact_card}
     times = {name: [] for name in ("hard", *kernels)}
     rng = random.Random(3)
     for deal in range(n_deals + 1):  # the first deal warms up

@@ -23,6 +23,7 @@ from belot_sim.kernels.core import layouts as L
 from belot_sim.kernels.core.tables import NT
 from belot_sim.kernels.policies import neural
 from belot_sim.kernels.policies.encoding import encode_play, swap_card, swap_mask
+from belot_sim.kernels.policies.mlp import WEIGHT_NAMES
 from belot_sim.positions.bots import Bot, turned_card_of
 from belot_sim.training import data as shards
 from belot_sim.training.fit import FitPlan, Network, fit, save_weights, unpack
@@ -136,7 +137,7 @@ def test_the_kernels_forward_pass_equals_torchs():
         neural.network_values(obs[i], out)
         np.testing.assert_allclose(out, expected[i], rtol=1e-4, atol=1e-4 * max(1.0, np.abs(expected[i]).max()))
     exported = net.weights()
-    for name, array in zip(neural.WEIGHT_NAMES, neural.load_weights(neural.PACKAGE_WEIGHTS)):
+    for name, array in zip(WEIGHT_NAMES, neural.load_weights(neural.PACKAGE_WEIGHTS)):
         assert np.array_equal(exported[name], array)
 
 
@@ -197,7 +198,7 @@ def test_the_shipped_weights_are_small_and_whole():
                         w2=np.zeros((400, a["w2"].shape[1]), np.float32)), "larger than Numba compiles"),
 ])
 def test_bad_weights_files_are_refused_by_name(tmp_path, damage, message):
-    arrays = dict(zip(neural.WEIGHT_NAMES, neural.load_weights(neural.PACKAGE_WEIGHTS)))
+    arrays = dict(zip(WEIGHT_NAMES, neural.load_weights(neural.PACKAGE_WEIGHTS)))
     damage(arrays)
     path = tmp_path / "bad.npz"
     np.savez(path, **arrays)
@@ -272,7 +273,7 @@ def test_shards_resume_and_refuse_damage(tmp_path):
     paths[1].unlink()
     shards.make_shards(plan, 4)
     again = shards.read_shard(paths[1])
-    for name in shards.SHARD_ARRAYS:
+    for name in shards.KINDS["values"][1]:
         assert np.array_equal(again[name], first[1][name])
     data = bytearray(paths[2].read_bytes())
     data[len(data) // 2] ^= 0xFF

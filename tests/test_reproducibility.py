@@ -48,6 +48,9 @@ CASES = {
     "simulate, neural": (lambda n, start, threads: bs.simulate(n, players=("neural", "hard", "neural", "random"),
                                                                bidders="heuristic", seed=8, start=start,
                                                                threads=threads, plays=True), 800, (1, 511)),
+    "simulate, hybrid": (lambda n, start, threads: bs.simulate(n, players=("hybrid", "hard", "hybrid", "pimc"),
+                                                               bidders="heuristic", seed=5, start=start, worlds=4,
+                                                               threads=threads, plays=True), 12, (5,)),
 }
 
 

@@ -13,13 +13,14 @@ import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.kernels.core.layouts import S_DROPPED, S_GEN, S_SIZE, S_SOLVED, S_WORLD_RNG, S_WORLDS
 from belot_sim.kernels.policies.judging import choose_card
-from belot_sim.kernels.policies.pimc import EXACT_FROM_TRICK, MIN_WORLDS, pimc_card, pimc_exact_card
+from belot_sim.kernels.policies.pimc import (EXACT_FROM_TRICK, MIN_WORLDS, NO_BUDGET, UNIFORM_LAYOUTS, pimc_card,
+                                            pimc_exact_card)
 from belot_sim.kernels.solver.api import new_ctx
 from belot_sim.engine.registry import POLICY_CODES
 
 def pimc(*args):
     """``pimc``'s card (``pimc_card`` without the expert's auction inference)."""
-    return pimc_card(*args, False)
+    return pimc_card(*args, UNIFORM_LAYOUTS, NO_BUDGET)
 
 
 SAMPLERS = {"pimc": pimc, "pimc-exact": pimc_exact_card}

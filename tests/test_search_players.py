@@ -64,7 +64,8 @@ def test_pimc_deals_replay_in_the_reference(rules):
 
 def test_pimc_kernel_has_no_argument_for_other_hands():
     params = list(inspect.signature(pimc_card.py_func).parameters)
-    assert params == ["legal", "r32", "hand", "seat", "view", "family", "ctx", "tt", "scratch", "infer"]
+    assert params == ["legal", "r32", "hand", "seat", "view", "family", "ctx", "tt", "scratch", "sampler",
+                      "node_budget"]
 
 
 def _scratch(seed: int) -> np.ndarray:

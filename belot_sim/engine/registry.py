@@ -2,7 +2,7 @@
 
 >>> import belot_sim as bs
 >>> sorted(bs.PLAYERS)
-['dd', 'easy', 'expert', 'hard', 'neural', 'normal', 'pimc', 'pimc-exact', 'random']
+['dd', 'easy', 'expert', 'hard', 'hybrid', 'neural', 'normal', 'pimc', 'pimc-exact', 'random']
 >>> bs.BIDDERS["heuristic"][:34]
 'a point count of its own 5 cards p'
 """
@@ -13,7 +13,7 @@ from types import MappingProxyType
 
 from ..kernels.bid_models.codes import ATLAS_BIDDER, HEURISTIC, MC_BIDDER, RANDOM_BIDDER
 from ..kernels.policies.neural import LOADED_FROM, weights_path
-from ..kernels.policies.judging import DD, EASY, EXPERT, HARD, NEURAL, NORMAL, PIMC, PIMC_EXACT, RANDOM
+from ..kernels.policies.judging import DD, EASY, EXPERT, HARD, HYBRID, NEURAL, NORMAL, PIMC, PIMC_EXACT, RANDOM
 
 #: Player name → one-line description (``players=`` everywhere).
 PLAYERS = MappingProxyType({
@@ -26,6 +26,7 @@ PLAYERS = MappingProxyType({
     "pimc": "samples layouts of the unseen cards consistent with what it knows and solves each exactly",
     "pimc-exact": "pimc without its shortcuts: exact values of every card in all its layouts (the reference)",
     "expert": "pimc on layouts that also replay the auction: the heuristic bidders' calls tell what they held",
+    "hybrid": "neural's card in the first tricks, pimc's search from the middle of the deal on",
 })
 #: Bidder name → one-line description (``bidders=`` everywhere).
 BIDDERS = MappingProxyType({
@@ -37,7 +38,8 @@ BIDDERS = MappingProxyType({
 
 #: Player name → policy code inside the kernels.
 POLICY_CODES = MappingProxyType({"random": RANDOM, "easy": EASY, "normal": NORMAL, "hard": HARD, "neural": NEURAL,
-                                 "dd": DD, "pimc": PIMC, "pimc-exact": PIMC_EXACT, "expert": EXPERT})
+                                 "dd": DD, "pimc": PIMC, "pimc-exact": PIMC_EXACT, "expert": EXPERT,
+                                 "hybrid": HYBRID})
 #: Bidder name → bidder code inside the kernels.
 BIDDER_CODES = MappingProxyType({"random": RANDOM_BIDDER, "heuristic": HEURISTIC, "mc": MC_BIDDER,
                                  "atlas": ATLAS_BIDDER})
@@ -45,9 +47,11 @@ BIDDER_CODES = MappingProxyType({"random": RANDOM_BIDDER, "heuristic": HEURISTIC
 #: run its own simulations for every layout checked).
 MODEL_BIDDERS = ("random", "heuristic", "atlas")
 #: Players that call the double-dummy solver (need its table; much slower per deal).
-SEARCH_PLAYERS = ("dd", "pimc", "pimc-exact", "expert")
+SEARCH_PLAYERS = ("dd", "pimc", "pimc-exact", "expert", "hybrid")
 #: Players that sample ``worlds`` layouts per decision: without one seated, ``worlds`` changes nothing.
-SAMPLING_PLAYERS = ("pimc", "pimc-exact", "expert")
+SAMPLING_PLAYERS = ("pimc", "pimc-exact", "expert", "hybrid")
+#: Players that read the ``neural`` network's weights.
+NETWORK_PLAYERS = ("neural", "hybrid")
 #: Players shown every hand (perfect information); every other player sees only its own.
 PERFECT_INFORMATION = ("dd",)
 #: Players the ``mc`` bidder may play its layouts with (a searching player would take seconds per call).
@@ -73,7 +77,7 @@ def seat_codes(value, registry, what: str) -> tuple[int, int, int, int]:
                 example = f", e.g. {(parts * 2)[:4]!r}" if len(parts) in (2, 4) else ""  # 2: one per team
                 four = f"; one name per seat (0..3) is a list of four{example}"
             raise ValueError(f"unknown {what} {name!r}: available {what}s are {sorted(registry)}{four}")
-        if registry is POLICY_CODES and name.lower() == "neural":
+        if registry is POLICY_CODES and name.lower() in NETWORK_PLAYERS:
             require_neural_weights()
         codes.append(registry[name.lower()])
     return tuple(codes)

@@ -29,12 +29,13 @@ except ImportError as error:
 
 from ..engine.io import write_atomically
 from ..kernels.policies.neural import INPUTS
+from ..kernels.core.layouts import O_EXCLUDED
+from ..kernels.policies.owners import OUTPUTS as OWNER_OUTPUTS
 from .data import read_shard
-from .labels import NOT_LEGAL
+from .labels import NOT_LEGAL, SEEN
 
 #: Values are learnt in units of this many points.
 VALUE_SCALE = 20.0
-CURVE_COLUMNS = ("epoch", "samples", "train_loss", "val_loss", "val_points_lost", "val_best_chosen", "seconds")
 
 
 @dataclass(frozen=True)
@@ -49,14 +50,16 @@ class FitPlan:
     learning_rate: float = 1e-3
     weight_decay: float = 1e-6
     threads: int = 2
+    #: What the network learns: ``"values"`` or ``"owners"`` (module docstring).
+    kind: str = "values"
 
 
 class Network(torch.nn.Module):
-    def __init__(self, hidden1: int, hidden2: int):
+    def __init__(self, hidden1: int, hidden2: int, outputs: int = 32):
         super().__init__()
         self.layers = torch.nn.Sequential(torch.nn.Linear(INPUTS, hidden1), torch.nn.ReLU(),
                                           torch.nn.Linear(hidden1, hidden2), torch.nn.ReLU(),
-                                          torch.nn.Linear(hidden2, 32))
+                                          torch.nn.Linear(hidden2, outputs))
 
     def forward(self, x):
         return self.layers(x)
@@ -77,9 +80,9 @@ def unpack(bits: np.ndarray) -> np.ndarray:
     return np.unpackbits(as_bytes, axis=1, bitorder="little")[:, :INPUTS].astype(np.float32)
 
 
-def load(paths) -> dict[str, np.ndarray]:
+def load(paths, kind: str = "values") -> dict[str, np.ndarray]:
     """The shards' arrays, concatenated."""
-    parts = [read_shard(p) for p in paths]
+    parts = [read_shard(p, kind) for p in paths]
     return {name: np.concatenate([p[name] for p in parts]) for name in parts[0]}
 
 
@@ -91,33 +94,90 @@ def centred_loss(pred, values, legal):
     return (((pred_c - target_c) * legal) ** 2).sum() / legal.sum()
 
 
-def _tensors(data: dict, rows: np.ndarray):
-    values = data["values"][rows]
-    legal = values != NOT_LEGAL
-    return (torch.from_numpy(unpack(data["bits"][rows])),
-            torch.from_numpy(np.where(legal, values, 0).astype(np.float32) / VALUE_SCALE),
-            torch.from_numpy(legal.astype(np.float32)))
+class ValuesTask:
+    """``neural``'s card values: the centred loss; measured by the double-dummy points between the best
+    legal card and the one the network prefers, and how often it prefers a best one."""
+
+    outputs = 32
+    measures = ("val_points_lost", "val_best_chosen")
+
+    @staticmethod
+    def tensors(data: dict, rows: np.ndarray):
+        values = data["values"][rows]
+        legal = values != NOT_LEGAL
+        return (torch.from_numpy(unpack(data["bits"][rows])),
+                torch.from_numpy(np.where(legal, values, 0).astype(np.float32) / VALUE_SCALE),
+                torch.from_numpy(legal.astype(np.float32)))
+
+    @staticmethod
+    def loss(pred, x, values, legal):
+        return centred_loss(pred, values, legal)
+
+    @staticmethod
+    def sums(pred, x, v, m) -> tuple[float, float, float]:
+        """(weight, points lost, best chosen) of a batch, summed."""
+        choice = torch.where(m > 0, pred, torch.full_like(pred, -1e9)).argmax(dim=1)
+        top = torch.where(m > 0, v, torch.full_like(v, -1e9)).max(dim=1).values
+        got = v.gather(1, choice[:, None])[:, 0]
+        return len(v), float(((top - got) * VALUE_SCALE).sum()), float((got >= top).sum())
 
 
-def evaluate(net: Network, data: dict, batch: int = 8192) -> tuple[float, float, float]:
-    """``(loss, points lost, best chosen)`` over ``data``: the centred loss, the mean double-dummy
-    points between the best legal card and the one the network prefers, and how often it prefers a
-    best card."""
-    losses, lost, best = [], [], []
+class OwnersTask:
+    """The card-ownership model: log-loss over the seats not excluded, per hidden card."""
+
+    outputs = OWNER_OUTPUTS
+    measures = ("val_hidden_cards",)  # per decision
+
+    @staticmethod
+    def tensors(data: dict, rows: np.ndarray):
+        owners = data["owners"][rows].astype(np.int64)
+        return torch.from_numpy(unpack(data["bits"][rows])), torch.from_numpy(owners)
+
+    @staticmethod
+    def log_probabilities(pred, x):
+        """log P(seat r + 1 holds card c) as ``[n, 3, 32]``, over the seats the observation does not exclude."""
+        excluded = x[:, O_EXCLUDED + 32:O_EXCLUDED + 128].reshape(-1, 3, 32)
+        logits = pred.reshape(-1, 3, 32) - 1e4 * excluded
+        return torch.log_softmax(logits, dim=1)
+
+    @classmethod
+    def card_losses(cls, pred, x, owners):
+        """``(-log P(true holder), hidden)`` per row and card, ``[n, 32]`` each."""
+        hidden = owners != SEEN
+        logp = cls.log_probabilities(pred, x)
+        picked = logp.gather(1, (owners.clamp(min=1) - 1)[:, None, :])[:, 0, :]
+        return -picked * hidden, hidden
+
+    @classmethod
+    def loss(cls, pred, x, owners):
+        losses, hidden = cls.card_losses(pred, x, owners)
+        return losses.sum() / hidden.sum()
+
+    @classmethod
+    def sums(cls, pred, x, owners) -> tuple[float, float]:
+        """(weight, hidden cards) of a batch: the loss is weighted by hidden cards."""
+        hidden = float((owners != SEEN).sum())
+        return hidden, hidden
+
+
+TASKS = {"values": ValuesTask, "owners": OwnersTask}
+
+
+def evaluate(net: Network, data: dict, task=ValuesTask, batch: int = 8192) -> tuple[float, ...]:
+    """``(loss, *measures)`` over ``data``: the task's loss (per decision for values, per hidden card for
+    owners) and its measures per decision."""
+    totals = None
+    n = len(data["bits"])
     net.eval()
     with torch.no_grad():
-        for start in range(0, len(data["legal"]), batch):
-            rows = np.arange(start, min(start + batch, len(data["legal"])))
-            x, v, m = _tensors(data, rows)
-            pred = net(x)
-            losses.append(float(centred_loss(pred, v, m)) * len(rows))
-            choice = torch.where(m > 0, pred, torch.full_like(pred, -1e9)).argmax(dim=1)
-            top = torch.where(m > 0, v, torch.full_like(v, -1e9)).max(dim=1).values
-            got = v.gather(1, choice[:, None])[:, 0]
-            lost.append(float(((top - got) * VALUE_SCALE).sum()))
-            best.append(float((got >= top).sum()))
-    n = len(data["legal"])
-    return sum(losses) / n, sum(lost) / n, sum(best) / n
+        for start in range(0, n, batch):
+            t = task.tensors(data, np.arange(start, min(start + batch, n)))
+            pred = net(t[0])
+            weight, *measured = task.sums(pred, *t)
+            row = np.array([float(task.loss(pred, *t)) * weight, weight, *measured])
+            totals = row if totals is None else totals + row
+    loss_sum, weight, *measured = totals
+    return (loss_sum / weight, *(m / n for m in measured))
 
 
 def fit(run: Path, train: dict, valid: dict, plan: FitPlan, log=print) -> Network:
@@ -126,9 +186,10 @@ def fit(run: Path, train: dict, valid: dict, plan: FitPlan, log=print) -> Networ
     run.mkdir(parents=True, exist_ok=True)
     torch.set_num_threads(plan.threads)
     torch.manual_seed(plan.seed)
-    net = Network(plan.hidden1, plan.hidden2)
+    task = TASKS[plan.kind]
+    net = Network(plan.hidden1, plan.hidden2, task.outputs)
     opt = torch.optim.AdamW(net.parameters(), lr=plan.learning_rate, weight_decay=plan.weight_decay)
-    n = len(train["legal"])
+    n = len(train["bits"])
     steps_per_epoch = (n + plan.batch - 1) // plan.batch
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=plan.learning_rate,
                                                 total_steps=plan.epochs * steps_per_epoch, pct_start=0.05)
@@ -139,18 +200,17 @@ def fit(run: Path, train: dict, valid: dict, plan: FitPlan, log=print) -> Networ
         net.train()
         total = 0.0
         for step in range(steps_per_epoch):
-            x, v, m = _tensors(train, np.sort(order[step * plan.batch:(step + 1) * plan.batch]))
-            loss = centred_loss(net(x), v, m)
+            t = task.tensors(train, np.sort(order[step * plan.batch:(step + 1) * plan.batch]))
+            loss = task.loss(net(t[0]), *t)
             opt.zero_grad()
             loss.backward()
             opt.step()
             sched.step()
             total += loss.item()
         epoch += 1
-        val_loss, val_lost, val_best = evaluate(net, valid)
+        val_loss, *measured = evaluate(net, valid, task)
         rows.append({"epoch": epoch, "samples": epoch * n, "train_loss": total / steps_per_epoch, "val_loss": val_loss,
-                     "val_points_lost": val_lost, "val_best_chosen": val_best,
-                     "seconds": time.perf_counter() - started})
+                     **dict(zip(task.measures, measured)), "seconds": time.perf_counter() - started})
         _checkpoint(run, plan, net, opt, sched, epoch, rows, n)
         log(f"epoch {epoch}/{plan.epochs}: " + ", ".join(f"{k} {v:.4g}" for k, v in rows[-1].items() if k != "epoch"))
     return net
@@ -179,7 +239,7 @@ def _checkpoint(run: Path, plan: FitPlan, net, opt, sched, epoch: int, rows: lis
 
 def _write_curve(tmp: Path, rows: list) -> None:
     with open(tmp, "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=CURVE_COLUMNS)
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
 

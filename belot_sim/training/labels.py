@@ -1,7 +1,11 @@
 """Labelled decisions: every decision with a choice in recorded deals, as the seat to move saw it
-(its observation, :mod:`belot_sim.kernels.policies.encoding`) and the exact double-dummy value of each
-of its legal cards in the true deal (:func:`belot_sim.kernels.solver.api.dd_moves`) — the labels the
-``neural`` network learns to predict from the observation alone.
+(its observation, :mod:`belot_sim.kernels.policies.encoding`), with
+
+* the exact double-dummy value of each of its legal cards in the true deal
+  (:func:`belot_sim.kernels.solver.api.dd_moves`, :func:`label_deals`) — the labels the ``neural``
+  network learns to predict from the observation alone;
+* the seat that holds each card it cannot see (:func:`owner_deals`) — the card-ownership model's
+  labels (:mod:`belot_sim.kernels.policies.owners`), free in the engine's own deals.
 
 Over many deals the best predictor of a card's value from what the seat knows is its mean
 double-dummy value over the layouts the seat cannot tell apart, which is what ``pimc`` estimates by
@@ -32,6 +36,8 @@ WORDS = (INPUTS + 63) // 64
 TT_BITS = 16
 #: ``values`` entry of a card that is not legal.
 NOT_LEGAL = -1
+#: ``owners`` entry of a card the seat can see (its own, or played).
+SEEN = 0
 
 
 @njit(cache=True)
@@ -82,6 +88,22 @@ def label_deal(record, hands, ctx, tt, scratch, view, obs, bits_out, values_out,
     return row
 
 
+@njit(cache=True)
+def _fill_record(record, dealer, contract, declarer, multiplier, family, flags, hands, cards):
+    """A finished deal's HISTORY record (the 32 cards in the order played; no turned card)."""
+    record[H_DEALER] = dealer
+    record[H_CONTRACT] = contract
+    record[H_DECLARER] = declarer
+    record[H_MULTIPLIER] = multiplier
+    record[H_FAMILY] = family
+    record[H_FLAGS] = flags
+    record[H_TURNED] = -1
+    for s in range(4):
+        record[H_INITIAL + s] = hands[s]
+    for k in range(32):
+        record[H_CARDS + k] = cards[k]
+
+
 @njit(cache=True, parallel=True)
 def label_deals(dealer, contract, declarer, multiplier, hands, cards, family, flags, search, n_threads,
                 bits_out, values_out, legal_out, played_out, counts):
@@ -102,17 +124,58 @@ def label_deals(dealer, contract, declarer, multiplier, hands, cards, family, fl
         obs = np.zeros(O_SIZE, dtype=np.int8)
         deal_hands = np.empty(4, dtype=np.int64)
         for i in range(t * n // n_threads, (t + 1) * n // n_threads):
-            record[H_DEALER] = dealer[i]
-            record[H_CONTRACT] = contract[i]
-            record[H_DECLARER] = declarer[i]
-            record[H_MULTIPLIER] = multiplier[i]
-            record[H_FAMILY] = family
-            record[H_FLAGS] = flags
-            record[H_TURNED] = -1
+            _fill_record(record, dealer[i], contract[i], declarer[i], multiplier[i], family, flags, hands[i], cards[i])
             for s in range(4):
                 deal_hands[s] = hands[i, s]
-                record[H_INITIAL + s] = hands[i, s]
-            for k in range(32):
-                record[H_CARDS + k] = cards[i, k]
             counts[i] = label_deal(record, deal_hands, ctx, tt, scratch, view, obs, bits_out, values_out, legal_out,
                                    played_out, 32 * i) - 32 * i
+
+
+@njit(cache=True)
+def owner_deal(record, hands, view, obs, bits_out, owners_out, trick_out, row):
+    """The ownership rows of the deal in ``record`` (layout HISTORY, every card played), from ``row`` on:
+    per decision with a choice, the packed observation, for each card (indexed as the network reads
+    them) the holder relative to the seat to move (1..3; :data:`SEEN`: none hidden) and the trick.
+    Returns the next free row."""
+    contract = record[H_CONTRACT]
+    swap = contract if contract < NT else 0
+    for k in range(32):
+        record[H_N_PLAYED] = k
+        replay_view(view, record)
+        seat = (view[V_LEADER] + view[V_POS]) & 3
+        hand = hands[seat] & ~view[V_PLAYED]
+        if popcount(legal_now(hand, seat, view)) < 2:
+            continue
+        encode_play(obs, seat, hand, view, swap)
+        pack_bits(obs, bits_out[row])
+        for c in range(32):
+            owners_out[row, c] = SEEN
+        for s in range(4):
+            if s != seat:
+                m = hands[s] & ~view[V_PLAYED]
+                while m:
+                    c = ctz(m)
+                    m &= m - 1
+                    owners_out[row, swap_card(c, swap)] = (s - seat) & 3
+        trick_out[row] = k >> 2
+        row += 1
+    return row
+
+
+@njit(cache=True, parallel=True)
+def owner_deals(dealer, contract, declarer, multiplier, hands, cards, family, flags, n_threads, bits_out, owners_out,
+                trick_out, counts):
+    """:func:`owner_deal` for every deal ``i`` (arguments as :func:`label_deals`'); deal ``i``'s rows are
+    ``32 * i .. 32 * i + counts[i] - 1`` of ``bits_out`` (uint64[32n, WORDS]), ``owners_out`` (int8[32n, 32])
+    and ``trick_out`` (int8[32n])."""
+    n = len(dealer)
+    for t in prange(n_threads):
+        record = np.zeros(H_SIZE, dtype=np.int64)
+        view = np.zeros(V_SIZE, dtype=np.int64)
+        obs = np.zeros(O_SIZE, dtype=np.int8)
+        deal_hands = np.empty(4, dtype=np.int64)
+        for i in range(t * n // n_threads, (t + 1) * n // n_threads):
+            _fill_record(record, dealer[i], contract[i], declarer[i], multiplier[i], family, flags, hands[i], cards[i])
+            for s in range(4):
+                deal_hands[s] = hands[i, s]
+            counts[i] = owner_deal(record, deal_hands, view, obs, bits_out, owners_out, trick_out, 32 * i) - 32 * i

@@ -344,6 +344,8 @@ SCRATCH = Layout("S_", np.int64, "search scratch", (
     ("AUCTION_WORK", AUCTION.size, "expert: the auction replayed for a layout"),
     ("FIRST_TRY", 4, "expert: the 5-card hands of the layout being checked"),
     ("INFERRED", 1, "expert: layouts of its last decision that replayed the auction (statistics)"),
+    # The card-ownership model's odds (policies/owners.py), filled once per decision of a model search.
+    ("ODDS", 4 * 32, "model layouts: per card and seat (4 * card + seat), the model's odds that the seat holds it"),
 ))
 
 MATCH_TOTALS = Layout("MT_", np.int32, "the match after each deal (int32 rows)", (
@@ -510,7 +512,8 @@ S_BID_WEIGHTS = 278
 S_AUCTION_WORK = 311
 S_FIRST_TRY = 381
 S_INFERRED = 385
-S_SIZE = 386
+S_ODDS = 386
+S_SIZE = 514
 # solver context
 C_HANDS = 0
 C_CONTRACT = 4

@@ -16,11 +16,12 @@ from __future__ import annotations
 from numba import njit
 from numba.extending import overload
 
-from .judging import DD, EXPERT, PIMC_EXACT, choose_card
+from .judging import DD, EXPERT, HYBRID, PIMC_EXACT, choose_card
 
 
 def search_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
-    """The card of a searching player (``dd``, ``pimc``, ``pimc-exact``, ``expert``); callable from kernels only."""
+    """The card of a searching player (``dd``, ``pimc``, ``pimc-exact``, ``expert``, ``hybrid``); callable from
+    kernels only."""
     raise NotImplementedError("search_card is compiled into the kernels (see _search_card_impl)")
 
 
@@ -29,13 +30,18 @@ def _search_card_impl(policy, legal, r32, hands, seat, view, family, ctx, tt, sc
     # Imported here, when a kernel with a searching player is typed: importing the solver
     # compiles its search, which plain simulations should not wait for.
     from .dd_player import dd_card, pimc_card, pimc_exact_card
+    from .hybrid import hybrid_card
+    from .pimc import AUCTION_LAYOUTS, NO_BUDGET, UNIFORM_LAYOUTS
 
     def impl(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
         if policy == DD:  # perfect information: reads every hand
             return dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch)
         if policy == PIMC_EXACT:
             return pimc_exact_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
-        return pimc_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch, policy == EXPERT)
+        if policy == HYBRID:
+            return hybrid_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
+        sampler = AUCTION_LAYOUTS if policy == EXPERT else UNIFORM_LAYOUTS
+        return pimc_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch, sampler, NO_BUDGET)
 
     return impl
 

@@ -19,7 +19,7 @@ from .neural import neural_card
 from .tactics import cheapest
 
 #: Policy codes; the searching players (DD and above) are reached through the play loop's ``search_card``.
-RANDOM, EASY, NORMAL, HARD, NEURAL, DD, PIMC, PIMC_EXACT, EXPERT = 0, 1, 2, 3, 4, 5, 6, 7, 8
+RANDOM, EASY, NORMAL, HARD, NEURAL, DD, PIMC, PIMC_EXACT, EXPERT, HYBRID = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 
 
 @njit(cache=True, inline="always")

@@ -8,9 +8,8 @@ of the highest value (the lowest card index among equal values), so it draws no 
 
 The weights ship in the package (``belot_sim/data/neural.npz``; ``$BELOT_SIM_NEURAL_WEIGHTS``, set
 before belot_sim is imported, names another file, e.g. a training run's) and are read once, when this
-module is imported.  Numba compiles them into the kernels as constants — the forward pass is plain loops
-over ``float32`` rows, its first layer summing the rows of the inputs that are 1 — so no run needs torch,
-and :mod:`belot_sim._cache` keys the compiled kernels on the weights file too.
+module is imported.  Numba compiles them into the kernels as constants (:mod:`.mlp`, the forward pass),
+so no run needs torch, and :mod:`belot_sim._cache` keys the compiled kernels on the weights file too.
 
 The network: ``INPUTS`` → ``H1`` → ``H2`` → 32, ReLU after each hidden layer; the file holds ``w1``
 (INPUTS × H1), ``b1``, ``w2``, ``b2``, ``w3``, ``b3`` (``float32``, ``x @ w + b``).
@@ -28,15 +27,12 @@ from ..core.bits import ctz
 from ..core.layouts import O_AUCTION, O_SIZE, V_CONTRACT
 from ..core.tables import NT
 from .encoding import encode_play, swap_card
+from .mlp import forward, load_network, zero_network
 
 #: The shipped weights; ``$BELOT_SIM_NEURAL_WEIGHTS`` overrides (:func:`weights_path`).
 PACKAGE_WEIGHTS = Path(__file__).resolve().parents[2] / "data" / "neural.npz"
 #: Observation entries the network reads: every slot before the auction's calls.
 INPUTS = O_AUCTION
-WEIGHT_NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
-#: Numba compiles a global array into a kernel only up to this size; a larger one is read through a
-#: pointer, and a kernel holding a pointer cannot be cached (every process would compile afresh).
-MAX_ARRAY_BYTES = 10**6
 
 
 def weights_path() -> Path:
@@ -45,68 +41,28 @@ def weights_path() -> Path:
 
 
 def load_weights(path) -> tuple[np.ndarray, ...]:
-    """``(w1, b1, w2, b2, w3, b3)`` from an ``.npz`` file, checked against the network's shape; a
-    ValueError names what does not fit."""
-    with np.load(path) as data:
-        missing = [n for n in WEIGHT_NAMES if n not in data]
-        if missing:
-            raise ValueError(f"{path}: not neural weights (missing {', '.join(missing)})")
-        arrays = tuple(np.ascontiguousarray(data[n], dtype=np.float32) for n in WEIGHT_NAMES)
-    w1, b1, w2, b2, w3, b3 = arrays
-    shapes_fit = (w1.ndim == 2 and w1.shape[0] == INPUTS and b1.shape == (w1.shape[1],) and w2.ndim == 2
-                  and w2.shape[0] == w1.shape[1] and b2.shape == (w2.shape[1],) and w3.ndim == 2
-                  and w3.shape == (w2.shape[1], 32) and b3.shape == (32,))
-    if not shapes_fit:
-        raise ValueError(f"{path}: weights of shapes {[a.shape for a in arrays]} do not make a network "
-                         f"{INPUTS} -> H1 -> H2 -> 32")
-    if max(a.nbytes for a in arrays) > MAX_ARRAY_BYTES:
-        raise ValueError(f"{path}: an array of {max(a.nbytes for a in arrays):,} bytes is larger than Numba "
-                         f"compiles into cached kernels ({MAX_ARRAY_BYTES:,}): make the first hidden layer smaller")
-    if not all(np.isfinite(a).all() for a in arrays):
-        raise ValueError(f"{path}: the weights hold a NaN or an infinity")
-    return arrays
+    """``(w1, b1, w2, b2, w3, b3)`` of a ``neural`` weights file (:func:`.mlp.load_network`)."""
+    return load_network(path, INPUTS, 32, "neural")
 
 
 def _startup_weights():
     """``(file, weights)`` compiled into the kernels; when the file is missing, ``None`` and a stand-in of
-    zeros (every card valued alike), so the kernels still compile — the Python edge then refuses the
-    player (:func:`belot_sim.engine.registry.require_neural_weights`)."""
+    zeros (every card valued alike) — the Python edge then refuses the player
+    (:func:`belot_sim.engine.registry.require_neural_weights`)."""
     path = weights_path()
     if path.is_file():
         return path.resolve(), load_weights(path)
-    return None, (np.zeros((INPUTS, 1), np.float32), np.zeros(1, np.float32), np.zeros((1, 1), np.float32),
-                  np.zeros(1, np.float32), np.zeros((1, 32), np.float32), np.zeros(32, np.float32))
+    return None, zero_network(INPUTS, 32)
 
 
 #: The file whose weights were read at import (``None``: there was none, the stand-in is compiled in).
 LOADED_FROM, (W1, B1, W2, B2, W3, B3) = _startup_weights()
-H1, H2 = W1.shape[1], W2.shape[1]
 
 
-@njit(cache=True, fastmath=True)
+@njit(cache=True)
 def network_values(obs, out):
     """The network's 32 card values (``out``, float32[32]) for an observation ``obs`` (int8[O_SIZE])."""
-    h1 = B1.copy()
-    for i in range(INPUTS):
-        if obs[i]:
-            row = W1[i]
-            for j in range(H1):
-                h1[j] += row[j]
-    h2 = B2.copy()
-    for i in range(H1):
-        a = h1[i]
-        if a > 0:  # ReLU: only the active units contribute
-            row = W2[i]
-            for j in range(H2):
-                h2[j] += a * row[j]
-    for j in range(32):
-        out[j] = B3[j]
-    for i in range(H2):
-        a = h2[i]
-        if a > 0:
-            row = W3[i]
-            for j in range(32):
-                out[j] += a * row[j]
+    forward(obs, INPUTS, W1, B1, W2, B2, W3, B3, out)
 
 
 @njit(cache=True)

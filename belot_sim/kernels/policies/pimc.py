@@ -21,7 +21,7 @@ What ``pimc`` computes (:func:`pimc_card`):
 3. **The card.** The best total among the choices left; ties (equal totals, or cards that are the
    same play) are broken uniformly with the decision's ``r32``.
 
-``expert`` is :func:`pimc_card` with ``infer``: its layouts also replay the deal's auction
+``expert`` is :func:`pimc_card` with :data:`AUCTION_LAYOUTS`: its layouts also replay the deal's auction
 (:mod:`.inference`); without an auction it is ``pimc``.
 
 ``pimc_exact_card`` is the plain rule the elimination shortcuts: exact values of every legal card in
@@ -42,6 +42,7 @@ from ..core.rng import scale32
 from ..core.tables import POINTS, SUIT
 from ..solver.api import dd_moves, dd_values
 from .inference import sample_inferred_layout
+from .owners import model_odds, sample_model_layout
 from .sampling import _best_card, _team_may_valat, sample_layout
 from .scratch import new_gen
 
@@ -56,6 +57,11 @@ Z_ELIMINATE = 2.0
 EXACT_FROM_TRICK = 4
 #: Below every total: marks cards out of contention.
 OUT = -(1 << 40)
+#: How a search deals its layouts (``sampler``): uniform among the consistent ones (``pimc``), also
+#: replaying the auction (``expert``, :mod:`.inference`), weighted by the card-ownership model (:mod:`.owners`).
+UNIFORM_LAYOUTS, AUCTION_LAYOUTS, MODEL_LAYOUTS = 0, 1, 2
+#: ``node_budget`` of a search without one.
+NO_BUDGET = 1 << 62
 
 
 @njit(cache=True)
@@ -149,10 +155,12 @@ def _record(contenders, choices, scratch):
 
 
 @njit(cache=True)
-def pimc_card(legal, r32, hand, seat, view, family, ctx, tt, scratch, infer):
+def pimc_card(legal, r32, hand, seat, view, family, ctx, tt, scratch, sampler, node_budget):
     """Sampling choice (module docstring): the card with the best total double-dummy value over up
-    to ``scratch[S_WORLDS]`` layouts of the unseen cards, with successive elimination.  ``infer``
-    (the ``expert`` player): the layouts also replay the deal's auction (:mod:`.inference`)."""
+    to ``scratch[S_WORLDS]`` layouts of the unseen cards, with successive elimination.  ``sampler``:
+    how the layouts are dealt (:data:`UNIFORM_LAYOUTS`, :data:`AUCTION_LAYOUTS` for ``expert``,
+    :data:`MODEL_LAYOUTS`).
+    No layout is drawn once the decision's solver nodes exceed ``node_budget`` (``hybrid``)."""
     scratch[S_NODES] = 0
     scratch[S_SEARCHES] = 0
     scratch[S_INFERRED] = 0
@@ -161,7 +169,9 @@ def pimc_card(legal, r32, hand, seat, view, family, ctx, tt, scratch, infer):
     choices = classify(legal, hand, view, family, scratch)
     if choices & (choices - 1) == 0:  # every legal card is the same play
         return nth_card(legal, scale32(r32, popcount(legal)))
-    contenders, k = _eliminate(choices, hand, seat, view, family, ctx, tt, scratch, infer)
+    if sampler == MODEL_LAYOUTS:
+        model_odds(view, seat, hand, scratch)
+    contenders, k = _eliminate(choices, hand, seat, view, family, ctx, tt, scratch, sampler, node_budget)
     scratch[S_SOLVED] = k
     scratch[S_DROPPED] = choices & ~contenders
     m = legal  # every card takes the total of the choice it stands for; eliminated ones are out
@@ -174,9 +184,10 @@ def pimc_card(legal, r32, hand, seat, view, family, ctx, tt, scratch, infer):
 
 
 @njit(cache=True)
-def _eliminate(choices, hand, seat, view, family, ctx, tt, scratch, infer):
-    """Successive elimination over up to ``scratch[S_WORLDS]`` layouts, sampled one at a time: the
-    totals of the choices go to ``scratch[S_SUM + c]``.  Returns ``(contenders left, layouts)``."""
+def _eliminate(choices, hand, seat, view, family, ctx, tt, scratch, sampler, node_budget):
+    """Successive elimination over up to ``scratch[S_WORLDS]`` layouts, sampled one at a time, until
+    the solver nodes pass ``node_budget``: the totals of the choices go to ``scratch[S_SUM + c]``.
+    Returns ``(contenders left, layouts)``."""
     team = seat & 1
     for c in range(32):
         scratch[S_SUM + c] = 0
@@ -187,8 +198,10 @@ def _eliminate(choices, hand, seat, view, family, ctx, tt, scratch, infer):
     eliminate = view[V_TRICK] < EXACT_FROM_TRICK
     k = 0
     while k < worlds:
-        if infer:
+        if sampler == AUCTION_LAYOUTS:
             sample_inferred_layout(view, seat, hand, family, scratch)
+        elif sampler == MODEL_LAYOUTS:
+            sample_model_layout(view, seat, hand, scratch)
         else:
             sample_layout(view, seat, hand, scratch)
         ctx[C_KEEP_HISTORY] = 1 if k > 0 else 0
@@ -199,6 +212,8 @@ def _eliminate(choices, hand, seat, view, family, ctx, tt, scratch, infer):
         scratch[S_SEARCHES] += popcount(contenders)
         _record(contenders, choices, scratch)
         k += 1
+        if scratch[S_NODES] > node_budget:
+            break
         if eliminate and k >= MIN_WORLDS and k < worlds:
             contenders, settled = _survivors(contenders, choices, k, scratch)
             if settled:

@@ -13,8 +13,8 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import ctz, nth_card, popcount
-from ..core.layouts import (S_HANDS, S_POOL, S_REJECTED, S_WORLD_RNG, V_EXCLUDED, V_KNOWN, V_LEADER, V_PLAYED, V_POS,
-                            V_TRICK, V_TRICKS_WON)
+from ..core.layouts import (S_HANDS, S_ODDS, S_POOL, S_REJECTED, S_WORLD_RNG, V_EXCLUDED, V_KNOWN, V_LEADER, V_PLAYED,
+                            V_POS, V_TRICK, V_TRICKS_WON)
 from ..core.rng import next_u64, scale32, shuffle
 
 FULL = (1 << 32) - 1
@@ -83,8 +83,7 @@ def sample_layout(view, seat, hand, scratch):
     need = np.empty(3, dtype=np.int64)
     excluded = np.empty(3, dtype=np.int64)
     known = np.empty(3, dtype=np.int64)
-    n = _unseen(view, seat, hand, scratch, others, need, excluded, known)
-    scratch[S_HANDS + seat] = hand
+    n = unseen_cards(view, seat, hand, scratch[S_POOL:S_POOL + 32], others, need, excluded, known)
     rng = np.uint64(scratch[S_WORLD_RNG])
     pool_cards = scratch[S_POOL:S_POOL + n]
     for _ in range(UNIFORM_TRIES):
@@ -101,17 +100,18 @@ def sample_layout(view, seat, hand, scratch):
                 break
             scratch[S_HANDS + others[i]] = known[i] | mask
         if ok:
+            scratch[S_HANDS + seat] = hand
             scratch[S_WORLD_RNG] = np.int64(rng)
             return
     scratch[S_REJECTED] += 1
-    scratch[S_WORLD_RNG] = np.int64(_constrained_placement(rng, n, others, need, excluded, known, scratch))
+    scratch[S_WORLD_RNG] = np.int64(place_cards(rng, n, seat, hand, others, need, excluded, known, scratch, False))
 
 
 @njit(cache=True, inline="always")
-def _unseen(view, seat, hand, scratch, others, need, excluded, known):
+def unseen_cards(view, seat, hand, pool_out, others, need, excluded, known):
     """Fill, for the three other seats in seat order, ``others`` (the seat), ``need`` (how many unseen
     cards it holds), ``excluded`` (cards it cannot hold) and ``known`` (its cards known to ``seat``);
-    the unseen cards go to ``scratch[S_POOL:]``.  Returns their number."""
+    the unseen cards go to ``pool_out``, in card order.  Returns their number."""
     played = view[V_PLAYED]
     trick = view[V_TRICK]
     pos = view[V_POS]
@@ -132,17 +132,18 @@ def _unseen(view, seat, hand, scratch, others, need, excluded, known):
     pool = FULL & ~hand & ~played & ~known_all
     n = 0
     while pool:
-        scratch[S_POOL + n] = ctz(pool)
+        pool_out[n] = ctz(pool)
         pool &= pool - 1
         n += 1
     return n
 
 
 @njit(cache=True)
-def _constrained_placement(rng, n, others, need, excluded, known, scratch):
+def place_cards(rng, n, seat, hand, others, need, excluded, known, scratch, weighted):
     """Place the ``n`` unseen cards of ``scratch[S_POOL:]``, in that order, each to a seat that keeps
-    the rest placeable, with probability proportional to its free places (``sample_layout``); the
-    hands go to ``scratch[S_HANDS:]``.  Returns the stream state."""
+    the rest placeable, with probability proportional to its free places (``sample_layout``) — times
+    the card-ownership model's odds ``scratch[S_ODDS + 4 * card + seat]`` when ``weighted``
+    (:mod:`.owners`); the hands go to ``scratch[S_HANDS:]``.  Returns the stream state."""
     count = np.zeros(8, dtype=np.int64)
     kinds = np.empty(n, dtype=np.int64)
     room = need.copy()
@@ -165,8 +166,8 @@ def _constrained_placement(rng, n, others, need, excluded, known, scratch):
             if (kind >> i) & 1 and room[i] > 0:
                 room[i] -= 1
                 if _layout_feasible(count, room):
-                    choice_room[i] = room[i] + 1
-                    weights += room[i] + 1
+                    choice_room[i] = (room[i] + 1) * (scratch[S_ODDS + 4 * c + others[i]] if weighted else 1)
+                    weights += choice_room[i]
                 room[i] += 1
         if weights == 0:  # inconsistent knowledge cannot happen; place anywhere with room
             for i in range(3):
@@ -183,4 +184,5 @@ def _constrained_placement(rng, n, others, need, excluded, known, scratch):
             pick -= choice_room[i]
     for i in range(3):
         scratch[S_HANDS + others[i]] = placed[i]
+    scratch[S_HANDS + seat] = hand
     return rng

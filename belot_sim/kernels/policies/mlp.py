@@ -1,0 +1,78 @@
+"""The small networks the learned players read (``neural``'s card values, the card-ownership model):
+their weights files and their forward pass, plain Numba loops over ``float32`` rows.
+
+A network is ``inputs`` → ``H1`` → ``H2`` → ``outputs``, ReLU after each hidden layer, its file an
+``.npz`` of ``w1`` (inputs × H1), ``b1``, ``w2``, ``b2``, ``w3``, ``b3`` (``x @ w + b``).  The weights
+are read when the module that plays them is imported and compiled into the kernels as constants, so no
+run needs torch.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+WEIGHT_NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
+#: Numba compiles a global array into a kernel only up to this size; a larger one is read through a
+#: pointer, and a kernel holding a pointer cannot be cached (every process would compile afresh).
+MAX_ARRAY_BYTES = 10**6
+
+
+def load_network(path, inputs: int, outputs: int, what: str) -> tuple[np.ndarray, ...]:
+    """``(w1, b1, w2, b2, w3, b3)`` from an ``.npz`` file, checked against the shape ``inputs`` → H1 → H2 →
+    ``outputs``; a ValueError names what does not fit (``what``: the network's name)."""
+    with np.load(path) as data:
+        missing = [n for n in WEIGHT_NAMES if n not in data]
+        if missing:
+            raise ValueError(f"{path}: not {what} weights (missing {', '.join(missing)})")
+        arrays = tuple(np.ascontiguousarray(data[n], dtype=np.float32) for n in WEIGHT_NAMES)
+    w1, b1, w2, b2, w3, b3 = arrays
+    shapes_fit = (w1.ndim == 2 and w1.shape[0] == inputs and b1.shape == (w1.shape[1],) and w2.ndim == 2
+                  and w2.shape[0] == w1.shape[1] and b2.shape == (w2.shape[1],) and w3.ndim == 2
+                  and w3.shape == (w2.shape[1], outputs) and b3.shape == (outputs,))
+    if not shapes_fit:
+        raise ValueError(f"{path}: weights of shapes {[a.shape for a in arrays]} do not make a network "
+                         f"{inputs} -> H1 -> H2 -> {outputs}")
+    if max(a.nbytes for a in arrays) > MAX_ARRAY_BYTES:
+        raise ValueError(f"{path}: an array of {max(a.nbytes for a in arrays):,} bytes is larger than Numba "
+                         f"compiles into cached kernels ({MAX_ARRAY_BYTES:,}): make the first hidden layer smaller")
+    if not all(np.isfinite(a).all() for a in arrays):
+        raise ValueError(f"{path}: the weights hold a NaN or an infinity")
+    return arrays
+
+
+def zero_network(inputs: int, outputs: int) -> tuple[np.ndarray, ...]:
+    """A stand-in of zeros (every output 0), compiled in when a weights file is missing so the kernels
+    still compile; the Python edge then refuses the players that need it."""
+    return (np.zeros((inputs, 1), np.float32), np.zeros(1, np.float32), np.zeros((1, 1), np.float32),
+            np.zeros(1, np.float32), np.zeros((1, outputs), np.float32), np.zeros(outputs, np.float32))
+
+
+@njit(cache=True, fastmath=True, inline="always")
+def forward(obs, inputs, w1, b1, w2, b2, w3, b3, out):
+    """``out`` = the network's outputs for the 0/1 inputs ``obs[:inputs]``; the first layer sums the rows
+    of the inputs that are 1, the others skip the inactive units."""
+    h1 = b1.copy()
+    n1 = h1.size
+    for i in range(inputs):
+        if obs[i]:
+            row = w1[i]
+            for j in range(n1):
+                h1[j] += row[j]
+    h2 = b2.copy()
+    n2 = h2.size
+    for i in range(n1):
+        a = h1[i]
+        if a > 0:  # ReLU: only the active units contribute
+            row = w2[i]
+            for j in range(n2):
+                h2[j] += a * row[j]
+    n3 = out.size
+    for j in range(n3):
+        out[j] = b3[j]
+    for i in range(n2):
+        a = h2[i]
+        if a > 0:
+            row = w3[i]
+            for j in range(n3):
+                out[j] += a * row[j]

@@ -1,0 +1,137 @@
+"""The card-ownership model: for each card a seat cannot see, the probability that each other seat
+holds it, from what the seat knows — and layouts of the unseen cards drawn with it.
+
+The model is a small network (:mod:`.mlp`) reading the ``neural`` player's inputs (:mod:`.encoding`,
+trump named clubs) and giving, for each other seat ``r`` (1..3 places after the seat) and card ``c``,
+a logit at output ``32 * (r - 1) + c``.  A card's probabilities are the softmax of its logits over the
+seats that may hold it (not excluded by the play, with room left).  It was trained on the engine's own
+deals, where the true hands are free labels (``scripts/train_owners.py``, docs/players.md); the
+weights ship in ``belot_sim/data/owners.npz`` and are compiled into the kernels like ``neural``'s.
+
+**Layouts from the model** (:func:`sample_model_layout`, the ``hybrid`` player's searches).  The
+uniform sampler (:mod:`.sampling`) deals the unseen cards one at a time, each to a seat with
+probability proportional to the places it has left, among the seats that keep the rest placeable
+(Hall's condition).  The model sampler does the same in a random order of the cards, with each seat's
+places weighted by the model's *odds* that it holds the card: its probability over the one the seat's
+share of the unseen cards gives (``p / (need / unseen)``), so a model that knows nothing deals as
+the uniform sampler does.  Every layout stays consistent with what the seat knows, and odds are kept
+at least :data:`MIN_ODDS` of even, so no consistent layout is ruled out.
+"""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from ..core.layouts import O_SIZE, S_ODDS, S_POOL, S_WORLD_RNG, V_CONTRACT
+from ..core.rng import shuffle
+from ..core.tables import NT
+from .encoding import encode_play, swap_card
+from .mlp import forward, load_network, zero_network
+from .neural import INPUTS
+from .sampling import place_cards, unseen_cards
+
+#: The shipped weights.
+PACKAGE_WEIGHTS = Path(__file__).resolve().parents[2] / "data" / "owners.npz"
+#: Outputs: a logit per other seat (relative 1..3) and card.
+OUTPUTS = 3 * 32
+#: Fixed-point scale of the odds in ``scratch[S_ODDS:]`` (the sampler's weights are integers).
+ODDS_ONE = 1 << 12
+#: The smallest odds a seat that may hold a card gets, as a fraction of even.
+MIN_ODDS = 1.0 / ODDS_ONE
+#: The largest (a seat holding every unseen card is 32 times its share at most).
+MAX_ODDS = 32 * ODDS_ONE
+
+
+def load_weights(path) -> tuple[np.ndarray, ...]:
+    """``(w1, b1, w2, b2, w3, b3)`` of an ownership weights file (:func:`.mlp.load_network`)."""
+    return load_network(path, INPUTS, OUTPUTS, "card-ownership")
+
+
+def _startup_weights():
+    if PACKAGE_WEIGHTS.is_file():
+        return PACKAGE_WEIGHTS, load_weights(PACKAGE_WEIGHTS)
+    return None, zero_network(INPUTS, OUTPUTS)  # every seat even: the model sampler deals uniformly
+
+
+#: The file read at import (``None``: none, the stand-in of zeros is compiled in).
+LOADED_FROM, (W1, B1, W2, B2, W3, B3) = _startup_weights()
+
+
+@njit(cache=True)
+def owner_logits(obs, out):
+    """The model's logits (``out``, float32[OUTPUTS]) for an observation ``obs`` (int8[O_SIZE])."""
+    forward(obs, INPUTS, W1, B1, W2, B2, W3, B3, out)
+
+
+@njit(cache=True)
+def owner_probabilities(view, seat, hand, out):
+    """``out[4 * card + s]`` (float64[128]): the model's probability that seat ``s`` holds ``card``, for
+    the cards ``seat`` cannot see (0 for the others, and for seats the view excludes or with no room)."""
+    others = np.empty(3, dtype=np.int64)
+    need = np.empty(3, dtype=np.int64)
+    excluded = np.empty(3, dtype=np.int64)
+    known = np.empty(3, dtype=np.int64)
+    pool = np.empty(32, dtype=np.int64)
+    n = unseen_cards(view, seat, hand, pool, others, need, excluded, known)
+    contract = view[V_CONTRACT]
+    swap = contract if contract < NT else 0
+    obs = np.empty(O_SIZE, dtype=np.int8)
+    encode_play(obs, seat, hand, view, swap)
+    logits = np.empty(OUTPUTS, dtype=np.float32)
+    owner_logits(obs, logits)
+    for i in range(128):
+        out[i] = 0.0
+    for idx in range(n):
+        card = pool[idx]
+        slot = swap_card(card, swap)
+        top = -1e30
+        for i in range(3):
+            if need[i] > 0 and not (excluded[i] >> card) & 1:
+                top = max(top, logits[32 * ((others[i] - seat - 1) & 3) + slot])
+        total = 0.0
+        for i in range(3):
+            if need[i] > 0 and not (excluded[i] >> card) & 1:
+                e = math.exp(logits[32 * ((others[i] - seat - 1) & 3) + slot] - top)
+                out[4 * card + others[i]] = e
+                total += e
+        for i in range(3):
+            out[4 * card + others[i]] /= total
+    return n
+
+
+@njit(cache=True)
+def model_odds(view, seat, hand, scratch):
+    """Fill ``scratch[S_ODDS + 4 * card + s]`` with the model's odds that seat ``s`` holds ``card``
+    (module docstring; fixed point, :data:`ODDS_ONE` is even): once per decision, before its layouts."""
+    p = np.empty(128, dtype=np.float64)
+    n = owner_probabilities(view, seat, hand, p)
+    others = np.empty(3, dtype=np.int64)
+    need = np.empty(3, dtype=np.int64)
+    excluded = np.empty(3, dtype=np.int64)
+    known = np.empty(3, dtype=np.int64)
+    pool = np.empty(32, dtype=np.int64)
+    unseen_cards(view, seat, hand, pool, others, need, excluded, known)
+    for idx in range(n):
+        card = pool[idx]
+        for i in range(3):
+            share = need[i] / n
+            odds = p[4 * card + others[i]] / share if share > 0 else 0.0
+            scratch[S_ODDS + 4 * card + others[i]] = min(MAX_ODDS, max(1, int(odds * ODDS_ONE + 0.5)))
+
+
+@njit(cache=True)
+def sample_model_layout(view, seat, hand, scratch):
+    """Deal the cards ``seat`` cannot see into a layout weighted by the model's odds (module docstring;
+    :func:`model_odds` filled them for this decision); the hands go to ``scratch[S_HANDS:S_HANDS+4]``."""
+    others = np.empty(3, dtype=np.int64)
+    need = np.empty(3, dtype=np.int64)
+    excluded = np.empty(3, dtype=np.int64)
+    known = np.empty(3, dtype=np.int64)
+    pool = scratch[S_POOL:S_POOL + 32]
+    n = unseen_cards(view, seat, hand, pool, others, need, excluded, known)
+    rng = shuffle(np.uint64(scratch[S_WORLD_RNG]), pool, n)  # the cards' order: no card always placed first
+    scratch[S_WORLD_RNG] = np.int64(place_cards(rng, n, seat, hand, others, need, excluded, known, scratch, True))

@@ -1,0 +1,154 @@
+"""How well the card-ownership model and the layout samplers know where the unseen cards are: the
+log-loss of the true holder of each hidden card, trick by trick (the card-ownership model's report,
+``scripts/train_owners.py``).
+
+At every decision with a choice of recorded deals, for the seat to move and each card it cannot see and
+does not know the place of (the sampler's pool: not its own, not played, not shown), the predictors'
+probability of the seat that truly holds it:
+
+* ``model``: the card-ownership model's probabilities (:func:`~belot_sim.kernels.policies.owners.owner_probabilities`);
+* ``uniform layouts`` (``pimc``'s sampler), ``auction layouts`` (``expert``'s: the auction replayed with
+  ``heuristic`` models), ``model layouts`` (``hybrid``'s): each sampler's frequencies over ``samples``
+  layouts of the decision, smoothed as ``(count + 1/2) / (samples + seats / 2)`` over the seats that may
+  hold the card (so a seat never drawn keeps a finite loss).
+
+The log-loss is in nats per hidden card; uniform guessing over three seats is ln 3 = 1.10.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pandas as pd
+from numba import njit, prange
+
+from ..engine.bidder_options import bidder_params
+from ..engine.frames import CALL_LETTERS
+from ..kernels.bid_models.codes import HEURISTIC
+from ..kernels.core.bits import popcount
+from ..kernels.core.layouts import (H_N_PLAYED, H_SIZE, MAX_AUCTION_CALLS, S_HANDS, S_SIZE, S_WORLD_RNG, V_LEADER,
+                                    V_PLAYED, V_POS, V_SIZE)
+from ..kernels.core.rng import WORLD_STREAM, stream_start
+from ..kernels.policies.inference import sample_inferred_layout, start_auction
+from ..kernels.policies.owners import model_odds, owner_probabilities, sample_model_layout
+from ..kernels.policies.position import legal_now, replay_view
+from ..kernels.policies.sampling import sample_layout, unseen_cards
+from .data import _recorded
+from .labels import _fill_record
+
+PREDICTORS = ("model", "uniform layouts", "auction layouts", "model layouts")
+#: Layout samplers of :data:`PREDICTORS` (after ``model``), in order.
+UNIFORM, AUCTION, MODEL = 0, 1, 2
+
+
+@njit(cache=True)
+def _sampled(view, seat, hand, family, scratch, sampler, samples, pool, n, counts):
+    """``counts[4 * card + s]``: layouts of ``samples`` in which seat ``s`` holds ``card`` (pool cards)."""
+    for i in range(128):
+        counts[i] = 0
+    if sampler == MODEL:
+        model_odds(view, seat, hand, scratch)
+    for _ in range(samples):
+        if sampler == UNIFORM:
+            sample_layout(view, seat, hand, scratch)
+        elif sampler == AUCTION:
+            sample_inferred_layout(view, seat, hand, family, scratch)
+        else:
+            sample_model_layout(view, seat, hand, scratch)
+        for idx in range(n):
+            card = pool[idx]
+            for s in range(4):
+                if (scratch[S_HANDS + s] >> card) & 1:
+                    counts[4 * card + s] += 1
+
+
+@njit(cache=True)
+def _deal_losses(record, hands, family, samples, view, scratch, sums, cards):
+    """Add the deal's log-losses to ``sums[trick, predictor]`` and its hidden cards to ``cards[trick]``."""
+    p = np.empty(128, dtype=np.float64)
+    counts = np.empty(128, dtype=np.int64)
+    pool = np.empty(32, dtype=np.int64)
+    others = np.empty(3, dtype=np.int64)
+    need = np.empty(3, dtype=np.int64)
+    excluded = np.empty(3, dtype=np.int64)
+    known = np.empty(3, dtype=np.int64)
+    for k in range(32):
+        record[H_N_PLAYED] = k
+        replay_view(view, record)
+        seat = (view[V_LEADER] + view[V_POS]) & 3
+        hand = hands[seat] & ~view[V_PLAYED]
+        if popcount(legal_now(hand, seat, view)) < 2:
+            continue
+        n = unseen_cards(view, seat, hand, pool, others, need, excluded, known)
+        trick = k >> 2
+        owner_probabilities(view, seat, hand, p)
+        for idx in range(n):
+            card = pool[idx]
+            for s in range(4):
+                if (hands[s] >> card) & 1:
+                    sums[trick, 0] -= math.log(max(p[4 * card + s], 1e-12))
+            cards[trick] += 1
+        for sampler in range(3):
+            _sampled(view, seat, hand, family, scratch, sampler, samples, pool, n, counts)
+            for idx in range(n):
+                card = pool[idx]
+                seats = 0
+                for i in range(3):
+                    if need[i] > 0 and not (excluded[i] >> card) & 1:
+                        seats += 1
+                for s in range(4):
+                    if (hands[s] >> card) & 1:
+                        sums[trick, 1 + sampler] -= math.log((counts[4 * card + s] + 0.5) / (samples + 0.5 * seats))
+
+
+@njit(cache=True, parallel=True)
+def owner_log_losses(dealer, contract, declarer, multiplier, hands, cards, family, flags, calls, n_calls, hands5,
+                     bid_weights, samples, seed, n_threads, sums, hidden):
+    """Per thread ``t``: ``sums[t, trick, predictor]`` (log-losses) and ``hidden[t, trick]`` (hidden cards) over
+    the deals (arguments as :func:`belot_sim.training.labels.label_deals`'s; ``calls[i, :n_calls[i]]`` the
+    auction's codes, ``hands5[i]`` the 5-card hands, every seat bidding ``heuristic``)."""
+    n = len(dealer)
+    models = np.full(4, HEURISTIC, dtype=np.int64)
+    for t in prange(n_threads):
+        record = np.zeros(H_SIZE, dtype=np.int64)
+        view = np.zeros(V_SIZE, dtype=np.int64)
+        scratch = np.zeros(S_SIZE, dtype=np.int64)
+        deal_hands = np.empty(4, dtype=np.int64)
+        for i in range(t * n // n_threads, (t + 1) * n // n_threads):
+            _fill_record(record, dealer[i], contract[i], declarer[i], multiplier[i], family, flags, hands[i], cards[i])
+            for s in range(4):
+                deal_hands[s] = hands[i, s]
+            scratch[S_WORLD_RNG] = np.int64(stream_start(np.uint64(seed), i, WORLD_STREAM))
+            start_auction(scratch, calls[i], n_calls[i], dealer[i], flags, models, hands5[i], bid_weights)
+            _deal_losses(record, deal_hands, family, samples, view, scratch, sums[t], hidden[t])
+
+
+def ownership_report(deals: pd.DataFrame, plays: pd.DataFrame, samples: int = 200, seed: int = 0,
+                     threads: int = 2) -> pd.DataFrame:
+    """The log-loss (nats per hidden card) of each predictor (:data:`PREDICTORS`), per trick and ``all``
+    (module docstring), over ``simulate(..., bidders="heuristic", plays=True)``'s two frames (bulgarian
+    rules).  Columns: ``hidden cards`` and one per predictor; index ``trick`` (1..8, ``all``)."""
+    if samples < 1:
+        raise ValueError(f"samples must be at least 1, got {samples}")
+    recorded = _recorded(deals, plays, "bulgarian")
+    played = deals[deals["contract"].notna()]
+    if "auction" not in played:
+        raise ValueError("the deals have no auction: simulate them with bidders='heuristic'")
+    n = len(played)
+    calls = np.zeros((n, MAX_AUCTION_CALLS), dtype=np.int64)
+    n_calls = np.zeros(n, dtype=np.int64)
+    for i, text in enumerate(played["auction"]):
+        n_calls[i] = len(text)
+        calls[i, :len(text)] = [CALL_LETTERS.index(c) for c in text]
+    hands5 = played[[f"auction_hand{s}" for s in range(4)]].to_numpy(np.int64)
+    _, weights = bidder_params("bulgarian")
+    sums = np.zeros((threads, 8, len(PREDICTORS)))
+    hidden = np.zeros((threads, 8), dtype=np.int64)
+    owner_log_losses(*recorded, calls, n_calls, hands5, weights, samples, seed, threads, sums, hidden)
+    sums, hidden = sums.sum(axis=0), hidden.sum(axis=0)
+    table = pd.DataFrame(sums / np.maximum(hidden, 1)[:, None], columns=list(PREDICTORS),
+                         index=pd.Index([str(t) for t in range(1, 9)], name="trick"))
+    table.insert(0, "hidden cards", hidden)
+    table.loc["all"] = [hidden.sum(), *(sums.sum(axis=0) / max(hidden.sum(), 1))]
+    return table[table["hidden cards"] > 0]
