@@ -1,7 +1,7 @@
-"""The ``expert`` player: ``pimc`` on layouts that replay the auction (kernels/policies/inference.py).
+"""The ``expert`` player: ``pimc`` on model layouts that replay the auction (kernels/policies/inference.py).
 
-Without an auction it is ``pimc`` card for card; with one its layouts replay the calls (checked
-through the bots' own auction path), they put the declarer's trumps nearer the truth than
+Without an auction it is ``pimc``'s rule on the card-ownership model's layouts; with one its layouts
+replay the calls (checked through the bots' own auction path), they put the declarer's trumps nearer the truth than
 ``pimc``'s, and its cards are legal, reproducible, the bots' and blind to the cards it cannot see.
 """
 
@@ -11,7 +11,7 @@ import random
 
 import numpy as np
 import pytest
-from helpers import RULE_SETS, fresh_view
+from helpers import RULE_SETS, fresh_view, play_card, random_deal
 from test_bots import replay_with_bots
 
 import belot_sim as bs
@@ -19,14 +19,17 @@ from belot_sim import reference as ref
 from belot_sim.kernels.core.auction_rules import CALL_OF_NAME
 from belot_sim.positions.bots import fill_record, new_record, turned_card_of
 from belot_sim.kernels.core.layouts import (S_FIRST_TRY, S_HANDS, S_INFERRED, S_SIZE, S_TURNED_CARD, S_WORLD_RNG,
-                                            V_KNOWN, V_SIZE)
+                                            S_WORLDS, V_KNOWN, V_SIZE)
 from belot_sim.kernels.core.rule_flags import flags_of
 from belot_sim.kernels.policies.position import public_view
 from belot_sim.kernels.core.tables import TRUMPS
 from belot_sim.kernels.policies.inference import sample_inferred_layout, start_auction
 from belot_sim.kernels.policies.sampling import sample_layout
 from belot_sim.engine.bidder_options import bidder_params
-from belot_sim.engine.registry import BIDDER_CODES
+from belot_sim.engine.registry import BIDDER_CODES, POLICY_CODES
+from belot_sim.kernels.policies.decide import decide_card
+from belot_sim.kernels.policies.pimc import MODEL_LAYOUTS, NO_BUDGET, pimc_card
+from belot_sim.kernels.solver.api import new_ctx
 
 BIDDERS = {rules.name: bs.Bot("random", rules=rules, bidder="heuristic") for rules in (bs.BULGARIAN, bs.CLASSIC)}
 BIDDER = BIDDERS["bulgarian"]
@@ -54,11 +57,30 @@ def expert_scratch(state: ref.FullDealState, seat: int, stream: int) -> np.ndarr
     return scratch
 
 
-def test_without_an_auction_expert_is_pimc():
-    kwargs = dict(seed=3, worlds=4, plays=True, contract=["H", "AT", "NT", "S"])
-    expert = bs.simulate(8, players="expert", **kwargs)
-    pimc = bs.simulate(8, players="pimc", **kwargs)
-    assert expert[0].equals(pimc[0]) and expert[1].equals(pimc[1])
+def test_without_an_auction_expert_is_pimcs_rule_on_model_layouts():
+    rng = random.Random(3)
+    ctx, tt = new_ctx(2), np.zeros(2 << 16, dtype=np.int64)
+    checked = 0
+    for i in range(40):
+        state = random_deal(rng, bs.Contract(i % 6), bs.BULGARIAN)
+        view = fresh_view(state)
+        for _ in range(rng.randrange(0, 28)):
+            play_card(state, view, rng.choice(state.legal_actions()))
+        legal, seat = np.int64(state.legal_mask()), state.to_move
+        if legal & (legal - 1) == 0:
+            continue
+        cards = []
+        for kernel in ("expert", "model"):
+            scratch = np.zeros(S_SIZE, dtype=np.int64)  # no calls: S_N_CALLS is 0
+            scratch[S_WORLD_RNG], scratch[S_WORLDS] = i, 6
+            hands = np.zeros(4, dtype=np.int64)
+            hands[seat] = state.hands[seat]
+            args = (legal, np.uint64(i), hands if kernel == "expert" else hands[seat], seat, view, 0, ctx, tt, scratch)
+            cards.append(int(decide_card(POLICY_CODES["expert"], *args, tt) if kernel == "expert"
+                             else pimc_card(*args, MODEL_LAYOUTS, NO_BUDGET)))
+        assert cards[0] == cards[1], i
+        checked += 1
+    assert checked > 25
 
 
 @pytest.mark.parametrize("rules", [bs.BULGARIAN, bs.CLASSIC], ids=["bulgarian", "classic"])
@@ -76,7 +98,7 @@ def test_the_layouts_replay_the_auction_through_the_bots_calls(rules):
         view = fresh_view(state.play_state, turned if classic else -1)
         scratch = expert_scratch(state, seat, stream=seed)
         for _ in range(3):
-            if not sample_inferred_layout(view, seat, np.int64(state.play_state.hands[seat]), classic, scratch):
+            if not sample_inferred_layout(view, seat, np.int64(state.play_state.hands[seat]), classic, scratch, False):
                 continue
             first = [int(x) for x in scratch[S_FIRST_TRY:S_FIRST_TRY + 4]]
             held = [int(x) for x in scratch[S_HANDS:S_HANDS + 4]]
@@ -165,7 +187,7 @@ def test_the_declarers_trumps_are_nearer_the_truth_than_pimcs():
             scratch = expert_scratch(state, seat, stream=seed)
             for _ in range(20):
                 if name == "expert":
-                    sample_inferred_layout(view, seat, np.int64(play.hands[seat]), 0, scratch)
+                    sample_inferred_layout(view, seat, np.int64(play.hands[seat]), 0, scratch, False)
                 else:
                     sample_layout(view, seat, np.int64(play.hands[seat]), scratch)
                 errors[name].append(abs(bin(int(scratch[S_HANDS + declarer]) & trumps).count("1") - truth))

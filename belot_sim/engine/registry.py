@@ -25,8 +25,8 @@ PLAYERS = MappingProxyType({
     "dd": "PERFECT INFORMATION (sees every hand): the exact double-dummy best card; a yardstick",
     "pimc": "samples layouts of the unseen cards consistent with what it knows and solves each exactly",
     "pimc-exact": "pimc without its shortcuts: exact values of every card in all its layouts (the reference)",
-    "expert": "pimc on layouts that also replay the auction: the heuristic bidders' calls tell what they held",
-    "hybrid": "neural's card in the first tricks, pimc's search from the middle of the deal on",
+    "expert": "pimc on a card-ownership model's layouts that also replay the auction (the heuristic bidders' calls)",
+    "hybrid": "neural's card in the first three tricks, then expert's search (at most 20,000 solver nodes a card)",
 })
 #: Bidder name → one-line description (``bidders=`` everywhere).
 BIDDERS = MappingProxyType({
@@ -50,6 +50,8 @@ MODEL_BIDDERS = ("random", "heuristic", "atlas")
 SEARCH_PLAYERS = ("dd", "pimc", "pimc-exact", "expert", "hybrid")
 #: Players that sample ``worlds`` layouts per decision: without one seated, ``worlds`` changes nothing.
 SAMPLING_PLAYERS = ("pimc", "pimc-exact", "expert", "hybrid")
+#: Players whose layouts replay the deal's auction (a bot reads the auction of the state it is asked about).
+AUCTION_READERS = ("expert", "hybrid")
 #: Players that read the ``neural`` network's weights.
 NETWORK_PLAYERS = ("neural", "hybrid")
 #: Players shown every hand (perfect information); every other player sees only its own.

@@ -17,7 +17,7 @@ Random values (``random``'s card, ``pimc``'s layouts and ties, the ``random`` an
   auction stream's, and ``pimc`` continues the deal's world stream from the bot's previous decision in
   that deal.  One bot asked at every decision of its seats, in order, makes ``simulate``'s choices
   (``worlds`` and ``bidder_options`` as given to ``simulate``) when its player is the deal's only
-  sampling player (``pimc``, ``pimc-exact``, ``expert``): in ``simulate`` all sampling seats of a
+  sampling player (``pimc``, ``pimc-exact``, ``expert``, ``hybrid``): in ``simulate`` all sampling seats of a
   deal draw from its one world stream, which a bot follows through its own decisions only.  A
   position asked again reuses the world stream it had then.
 * ``deal_id=None`` (the default) keys both streams by a digest of what the seat knows: a decision
@@ -38,7 +38,7 @@ import numpy as np
 
 from ..engine.bidder_options import bidder_params
 from ..engine.checks import check_int, check_seed
-from ..engine.registry import (BIDDER_CODES, BIDDERS, PERFECT_INFORMATION, PLAYERS, POLICY_CODES, is_searching,
+from ..engine.registry import (AUCTION_READERS, BIDDER_CODES, BIDDERS, PERFECT_INFORMATION, PLAYERS, is_searching,
                                policy_codes)
 from ..engine.searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
 from ..game.rules import Rules
@@ -148,8 +148,8 @@ class Bot:
     ``player``: a name of :data:`belot_sim.PLAYERS`; ``bidder``: a name of :data:`belot_sim.BIDDERS`
     for :meth:`bid` (``None``: the bot does not bid); ``rules``: the rules of every state it is asked
     about; ``worlds``: layouts per ``pimc`` decision; ``seed``: its random streams;
-    ``bidder_options``: as ``simulate``'s, for its bidder (and for the model an ``expert`` reads the
-    auction with; refused otherwise, as ``simulate`` refuses them without bidders).  A bot keeps work
+    ``bidder_options``: as ``simulate``'s, for its bidder (and for the model an ``expert`` or ``hybrid``
+    reads the auction with; refused otherwise, as ``simulate`` refuses them without bidders).  A bot keeps work
     arrays (a 1 MiB solver table for ``dd``/``pimc``) and is not shared between threads.
     """
 
@@ -163,7 +163,7 @@ class Bot:
         self.seed = check_seed(seed)
         self._ints, self._weights = bidder_params(self.rules, bidder_options,
                                                   () if self.bidder is None else (BIDDER_CODES[self.bidder],))
-        if bidder_options and self.bidder is None and self.player != "expert":  # expert: its model's options
+        if bidder_options and self.bidder is None and self.player not in AUCTION_READERS:  # their model's options
             raise ValueError(f"bidder_options= tunes the bot's bidder: give bidder= too (a {self.player} bot without "
                              "one makes no call and reads no auction)")
         self._policy = policy_codes(self.player)[0]
@@ -198,12 +198,12 @@ class Bot:
         record = self._record
         fill_record(record, deal, turned_card_of(state))
         record[H_DEAL_ID] = -1 if deal_id is None else self._follow(deal_id, len(deal.plays))
-        if self._policy == POLICY_CODES["expert"]:
+        if self.player in AUCTION_READERS:
             self._read_auction(state, deal.to_move)
         return int(bot_card(self._policy, record, self._view, self._ctx, self._tt, self._scratch, self._search))
 
     def _read_auction(self, state, seat: int) -> None:
-        """The auction an ``expert`` reads (:mod:`belot_sim.kernels.policies.inference`): that of a
+        """The auction an ``expert`` (or ``hybrid``) reads (:mod:`belot_sim.kernels.policies.inference`): that of a
         ``FullDealState`` (or a match's deal), every seat assumed to bid as the bot's ``bidder``
         (``heuristic`` when it has none) with the bot's ``bidder_options``; a ``DealState`` has none."""
         full = deal_of(state)

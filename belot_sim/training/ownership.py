@@ -7,10 +7,11 @@ does not know the place of (the sampler's pool: not its own, not played, not sho
 probability of the seat that truly holds it:
 
 * ``model``: the card-ownership model's probabilities (:func:`~belot_sim.kernels.policies.owners.owner_probabilities`);
-* ``uniform layouts`` (``pimc``'s sampler), ``auction layouts`` (``expert``'s: the auction replayed with
-  ``heuristic`` models), ``model layouts`` (``hybrid``'s): each sampler's frequencies over ``samples``
-  layouts of the decision, smoothed as ``(count + 1/2) / (samples + seats / 2)`` over the seats that may
-  hold the card (so a seat never drawn keeps a finite loss).
+* the layout samplers of :func:`~belot_sim.kernels.policies.pimc.draw_layout`: ``uniform layouts``
+  (``pimc``'s), ``auction layouts`` (uniform draws on which the auction replays with ``heuristic``
+  models), ``model layouts`` (``hybrid``'s), ``model + auction layouts`` (``expert``'s): each sampler's
+  frequencies over ``samples`` layouts of the decision, smoothed as ``(count + 1/2) / (samples + seats / 2)``
+  over the seats that may hold the card (so a seat never drawn keeps a finite loss).
 
 The log-loss is in nats per hidden card; uniform guessing over three seats is ln 3 = 1.10.
 """
@@ -30,16 +31,16 @@ from ..kernels.core.bits import popcount
 from ..kernels.core.layouts import (H_N_PLAYED, H_SIZE, MAX_AUCTION_CALLS, S_HANDS, S_SIZE, S_WORLD_RNG, V_LEADER,
                                     V_PLAYED, V_POS, V_SIZE)
 from ..kernels.core.rng import WORLD_STREAM, stream_start
-from ..kernels.policies.inference import sample_inferred_layout, start_auction
-from ..kernels.policies.owners import model_odds, owner_probabilities, sample_model_layout
+from ..kernels.policies.inference import start_auction
+from ..kernels.policies.owners import model_odds, owner_probabilities
+from ..kernels.policies.pimc import draw_layout
 from ..kernels.policies.position import legal_now, replay_view
-from ..kernels.policies.sampling import sample_layout, unseen_cards
+from ..kernels.policies.sampling import unseen_cards
 from .data import _recorded
 from .labels import _fill_record
 
-PREDICTORS = ("model", "uniform layouts", "auction layouts", "model layouts")
-#: Layout samplers of :data:`PREDICTORS` (after ``model``), in order.
-UNIFORM, AUCTION, MODEL = 0, 1, 2
+#: ``model``, then the samplers by their code (:data:`belot_sim.kernels.policies.pimc.UNIFORM_LAYOUTS` ...).
+PREDICTORS = ("model", "uniform layouts", "auction layouts", "model layouts", "model + auction layouts")
 
 
 @njit(cache=True)
@@ -47,15 +48,8 @@ def _sampled(view, seat, hand, family, scratch, sampler, samples, pool, n, count
     """``counts[4 * card + s]``: layouts of ``samples`` in which seat ``s`` holds ``card`` (pool cards)."""
     for i in range(128):
         counts[i] = 0
-    if sampler == MODEL:
-        model_odds(view, seat, hand, scratch)
     for _ in range(samples):
-        if sampler == UNIFORM:
-            sample_layout(view, seat, hand, scratch)
-        elif sampler == AUCTION:
-            sample_inferred_layout(view, seat, hand, family, scratch)
-        else:
-            sample_model_layout(view, seat, hand, scratch)
+        draw_layout(sampler, view, seat, hand, family, scratch)
         for idx in range(n):
             card = pool[idx]
             for s in range(4):
@@ -83,13 +77,14 @@ def _deal_losses(record, hands, family, samples, view, scratch, sums, cards):
         n = unseen_cards(view, seat, hand, pool, others, need, excluded, known)
         trick = k >> 2
         owner_probabilities(view, seat, hand, p)
+        model_odds(view, seat, hand, scratch)
         for idx in range(n):
             card = pool[idx]
             for s in range(4):
                 if (hands[s] >> card) & 1:
                     sums[trick, 0] -= math.log(max(p[4 * card + s], 1e-12))
             cards[trick] += 1
-        for sampler in range(3):
+        for sampler in range(len(PREDICTORS) - 1):
             _sampled(view, seat, hand, family, scratch, sampler, samples, pool, n, counts)
             for idx in range(n):
                 card = pool[idx]

@@ -31,7 +31,7 @@ def _search_card_impl(policy, legal, r32, hands, seat, view, family, ctx, tt, sc
     # compiles its search, which plain simulations should not wait for.
     from .dd_player import dd_card, pimc_card, pimc_exact_card
     from .hybrid import hybrid_card
-    from .pimc import AUCTION_LAYOUTS, NO_BUDGET, UNIFORM_LAYOUTS
+    from .pimc import MODEL_AUCTION_LAYOUTS, NO_BUDGET, UNIFORM_LAYOUTS
 
     def impl(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
         if policy == DD:  # perfect information: reads every hand
@@ -40,7 +40,7 @@ def _search_card_impl(policy, legal, r32, hands, seat, view, family, ctx, tt, sc
             return pimc_exact_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
         if policy == HYBRID:
             return hybrid_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
-        sampler = AUCTION_LAYOUTS if policy == EXPERT else UNIFORM_LAYOUTS
+        sampler = MODEL_AUCTION_LAYOUTS if policy == EXPERT else UNIFORM_LAYOUTS
         return pimc_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch, sampler, NO_BUDGET)
 
     return impl

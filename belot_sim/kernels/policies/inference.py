@@ -31,6 +31,7 @@ from ..core.layouts import (A_SIZE, BW_SIZE, S_AUCTION_DEALER, S_AUCTION_WORK, S
                             S_FIRST_TRY, S_HANDS, S_INFERRED, S_MODELS, S_N_CALLS, S_RULE_FLAGS, S_TURNED_CARD,
                             S_WORLD_RNG, V_DECLARER, V_PLAYED_BY)
 from ..core.rng import next_u64, scale32
+from .owners import sample_model_layout
 from .sampling import sample_layout
 
 #: Layouts drawn for one world before the last one stands (the auction not replayed on it).  At the
@@ -78,12 +79,22 @@ def _random_subset(rng, mask, k):
     return rng, out
 
 
+@njit(cache=True, inline="always")
+def _draw(view, seat, hand, scratch, weighted):
+    if weighted:
+        sample_model_layout(view, seat, hand, scratch)
+    else:
+        sample_layout(view, seat, hand, scratch)
+
+
 @njit(cache=True)
-def sample_inferred_layout(view, seat, hand, family, scratch):
+def sample_inferred_layout(view, seat, hand, family, scratch, weighted):
     """A layout for ``seat`` (as :func:`.sampling.sample_layout`, into ``scratch[S_HANDS:S_HANDS+4]``)
-    on which the deal's auction replays, when one is found in ``AUCTION_TRIES`` draws.  Returns
-    whether the auction replays on it (always true without an auction)."""
-    sample_layout(view, seat, hand, scratch)
+    on which the deal's auction replays, when one is found in ``AUCTION_TRIES`` draws.  ``weighted``:
+    the draws are the card-ownership model's layouts (:func:`.owners.sample_model_layout`; its odds
+    filled for this decision).  Returns whether the auction replays on it (always true without an
+    auction)."""
+    _draw(view, seat, hand, scratch, weighted)
     n_calls = scratch[S_N_CALLS]
     if n_calls == 0:
         return True
@@ -96,7 +107,7 @@ def sample_inferred_layout(view, seat, hand, family, scratch):
     taker = view[V_DECLARER]  # classic: the turned card went to the taker, after the auction
     for attempt in range(AUCTION_TRIES):
         if attempt > 0:
-            sample_layout(view, seat, hand, scratch)
+            _draw(view, seat, hand, scratch, weighted)
         rng = np.uint64(scratch[S_WORLD_RNG])
         for s in range(4):
             if s == seat:

@@ -21,8 +21,9 @@ What ``pimc`` computes (:func:`pimc_card`):
 3. **The card.** The best total among the choices left; ties (equal totals, or cards that are the
    same play) are broken uniformly with the decision's ``r32``.
 
-``expert`` is :func:`pimc_card` with :data:`AUCTION_LAYOUTS`: its layouts also replay the deal's auction
-(:mod:`.inference`); without an auction it is ``pimc``.
+``expert`` is :func:`pimc_card` with :data:`MODEL_AUCTION_LAYOUTS`: its layouts are drawn from the
+card-ownership model (:mod:`.owners`) and also replay the deal's auction (:mod:`.inference`); without an
+auction they are the model's layouts.
 
 ``pimc_exact_card`` is the plain rule the elimination shortcuts: exact values of every legal card in
 all ``worlds`` layouts (the ``pimc-exact`` player).  Without elimination (``worlds`` below
@@ -58,8 +59,9 @@ EXACT_FROM_TRICK = 4
 #: Below every total: marks cards out of contention.
 OUT = -(1 << 40)
 #: How a search deals its layouts (``sampler``): uniform among the consistent ones (``pimc``), also
-#: replaying the auction (``expert``, :mod:`.inference`), weighted by the card-ownership model (:mod:`.owners`).
-UNIFORM_LAYOUTS, AUCTION_LAYOUTS, MODEL_LAYOUTS = 0, 1, 2
+#: replaying the auction (:mod:`.inference`), weighted by the card-ownership model (:mod:`.owners`), or
+#: both: the model's layouts on which the auction replays.
+UNIFORM_LAYOUTS, AUCTION_LAYOUTS, MODEL_LAYOUTS, MODEL_AUCTION_LAYOUTS = 0, 1, 2, 3
 #: ``node_budget`` of a search without one.
 NO_BUDGET = 1 << 62
 
@@ -158,8 +160,7 @@ def _record(contenders, choices, scratch):
 def pimc_card(legal, r32, hand, seat, view, family, ctx, tt, scratch, sampler, node_budget):
     """Sampling choice (module docstring): the card with the best total double-dummy value over up
     to ``scratch[S_WORLDS]`` layouts of the unseen cards, with successive elimination.  ``sampler``:
-    how the layouts are dealt (:data:`UNIFORM_LAYOUTS`, :data:`AUCTION_LAYOUTS` for ``expert``,
-    :data:`MODEL_LAYOUTS`).
+    how the layouts are dealt (:func:`draw_layout`; :data:`MODEL_AUCTION_LAYOUTS` for ``expert``).
     No layout is drawn once the decision's solver nodes exceed ``node_budget`` (``hybrid``)."""
     scratch[S_NODES] = 0
     scratch[S_SEARCHES] = 0
@@ -169,7 +170,7 @@ def pimc_card(legal, r32, hand, seat, view, family, ctx, tt, scratch, sampler, n
     choices = classify(legal, hand, view, family, scratch)
     if choices & (choices - 1) == 0:  # every legal card is the same play
         return nth_card(legal, scale32(r32, popcount(legal)))
-    if sampler == MODEL_LAYOUTS:
+    if sampler >= MODEL_LAYOUTS:  # the model's odds, once per decision
         model_odds(view, seat, hand, scratch)
     contenders, k = _eliminate(choices, hand, seat, view, family, ctx, tt, scratch, sampler, node_budget)
     scratch[S_SOLVED] = k
@@ -181,6 +182,18 @@ def pimc_card(legal, r32, hand, seat, view, family, ctx, tt, scratch, sampler, n
         stand = scratch[S_CLASS + c]
         scratch[S_OUT + c] = scratch[S_SUM + stand] if (contenders >> stand) & 1 else OUT
     return _best_card(legal, scratch, S_OUT, r32)
+
+
+@njit(cache=True)
+def draw_layout(sampler, view, seat, hand, family, scratch):
+    """One layout of ``sampler`` (:data:`UNIFORM_LAYOUTS` ...) into ``scratch[S_HANDS:S_HANDS+4]``; the model's
+    samplers need :func:`.owners.model_odds` filled for this decision."""
+    if sampler == AUCTION_LAYOUTS or sampler == MODEL_AUCTION_LAYOUTS:
+        sample_inferred_layout(view, seat, hand, family, scratch, sampler == MODEL_AUCTION_LAYOUTS)
+    elif sampler == MODEL_LAYOUTS:
+        sample_model_layout(view, seat, hand, scratch)
+    else:
+        sample_layout(view, seat, hand, scratch)
 
 
 @njit(cache=True)
@@ -198,12 +211,7 @@ def _eliminate(choices, hand, seat, view, family, ctx, tt, scratch, sampler, nod
     eliminate = view[V_TRICK] < EXACT_FROM_TRICK
     k = 0
     while k < worlds:
-        if sampler == AUCTION_LAYOUTS:
-            sample_inferred_layout(view, seat, hand, family, scratch)
-        elif sampler == MODEL_LAYOUTS:
-            sample_model_layout(view, seat, hand, scratch)
-        else:
-            sample_layout(view, seat, hand, scratch)
+        draw_layout(sampler, view, seat, hand, family, scratch)
         ctx[C_KEEP_HISTORY] = 1 if k > 0 else 0
         dd_values(scratch[S_HANDS:S_HANDS + 4], view[V_LEADER], view[V_TRICK_CARD:V_TRICK_CARD + 4], view[V_POS],
                   view[V_CONTRACT], team, family, view[V_UNDERTRUMP_REQUIRED] == 1, view[V_AT_OVERTAKE_PARTNER] == 1,
