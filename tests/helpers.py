@@ -12,9 +12,9 @@ import pandas as pd
 import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.engine.frames import DEAL_COLUMNS
-from belot_sim.game.cards import cards_of
+from belot_sim.game.cards import cards_of, popcount
 from belot_sim.kernels.core import play as kernel_play
-from belot_sim.kernels.core.layouts import V_EXCLUDED, V_KNOWN, V_SIZE
+from belot_sim.kernels.core.layouts import V_EXCLUDED, V_KNOWN, V_PLAYED, V_SIZE
 from belot_sim.kernels.core.tables import POINTS
 from belot_sim.kernels.policies import view as kernel_view
 from belot_sim.kernels.policies.position import public_view
@@ -147,6 +147,20 @@ def relayout(state: ref.DealState, view: np.ndarray, rng: random.Random, swaps: 
         hands[a] ^= 1 << ca | 1 << cb
         hands[b] ^= 1 << ca | 1 << cb
     return hands
+
+
+def check_layout(layout, state: ref.DealState, view, me: int) -> None:
+    """A sampled layout (four hands) is consistent with the seat ``me``'s view of ``state``."""
+    played = int(view[V_PLAYED])
+    assert layout[me] == state.hands[me]
+    union = 0
+    for s in range(4):
+        assert union & layout[s] == 0, "a card dealt twice"
+        union |= layout[s]
+        assert popcount(layout[s]) == popcount(state.hands[s]), s
+        assert layout[s] & int(view[V_EXCLUDED + s]) == 0, "a card the seat cannot hold"
+        assert int(view[V_KNOWN + s]) & ~played & ~layout[s] == 0, "a shown card elsewhere"
+    assert union == FULL_DECK & ~played
 
 
 def view_of(state: ref.DealState, turned_card: int = -1) -> np.ndarray:

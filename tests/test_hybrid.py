@@ -38,7 +38,8 @@ from belot_sim.training import data as shards
 from belot_sim.training.fit import FitPlan, Network, OwnersTask, evaluate, fit, save_weights
 from belot_sim.training.labels import SEEN
 from belot_sim.training.ownership import PREDICTORS, ownership_report
-from helpers import RULE_SETS, fresh_view, play_card, random_deal, rearranged, replay_and_compare, view_of
+from test_bots import replay_with_bots
+from helpers import RULE_SETS, check_layout, fresh_view, play_card, random_deal, rearranged, replay_and_compare, view_of
 
 ROOT = Path(__file__).resolve().parent.parent
 FULL = (1 << 32) - 1
@@ -96,6 +97,13 @@ def test_hybrid_deals_replay_in_the_reference(rules_name):
     deals, plays = bs.simulate(12, rules=rules, players=("hybrid", "hard", "hybrid", "pimc"), seed=3, worlds=4,
                                plays=True)
     assert replay_and_compare(deals, plays, rules, check_steps=True) == 12
+
+
+@pytest.mark.parametrize("rules_name", ["bulgarian-strict", "classic-all"])
+def test_hybrid_bots_make_simulates_cards_after_heuristic_auctions(rules_name):
+    """A bot reads the auction as the play loop hands it to hybrid's search (its layouts replay it)."""
+    assert replay_with_bots(RULE_SETS[rules_name], ("hybrid", "hard", "hybrid", "hard"), "heuristic", 10, seed=5,
+                            worlds=4) > 8 * 32
 
 
 def test_hybrid_does_not_see_hidden_cards():
@@ -187,18 +195,6 @@ def test_probabilities_do_not_depend_on_hidden_cards():
     assert compared > 30
 
 
-def _check_layout(layout, state, view, me):
-    played = int(view[L.V_PLAYED])
-    assert layout[me] == state.hands[me]
-    union = 0
-    for s in range(4):
-        assert union & layout[s] == 0 and popcount(layout[s]) == popcount(state.hands[s])
-        assert layout[s] & int(view[L.V_EXCLUDED + s]) == 0
-        assert int(view[L.V_KNOWN + s]) & ~played & ~layout[s] == 0
-        union |= layout[s]
-    assert union == FULL & ~played
-
-
 def test_model_layouts_are_consistent_with_the_view():
     rng = random.Random(8)
     for i in range(120):
@@ -215,7 +211,7 @@ def test_model_layouts_are_consistent_with_the_view():
         owners.model_odds(view, me, np.int64(state.hands[me]), scratch)
         for _ in range(10):
             owners.sample_model_layout(view, me, np.int64(state.hands[me]), scratch)
-            _check_layout([int(h) for h in scratch[S_HANDS:S_HANDS + 4]], state, view, me)
+            check_layout([int(h) for h in scratch[S_HANDS:S_HANDS + 4]], state, view, me)
 
 
 def _frequencies(state, view, odds, samples=3000):

@@ -22,14 +22,15 @@ import pytest
 
 import belot_sim as bs
 from belot_sim import reference as ref
-from belot_sim.game.cards import iter_cards, parse_cards, popcount
+from belot_sim.game.cards import iter_cards, parse_cards
 from belot_sim.kernels.core.declarations import shown_cards
 from belot_sim.kernels.core import layouts as L
 from belot_sim.kernels.policies.pimc import pimc_card
 from belot_sim.kernels.policies.sampling import sample_layout
 from belot_sim.kernels.core.layouts import S_HANDS, S_REJECTED, S_SIZE, S_WORLD_RNG
 from belot_sim.simulation.deals import simulate
-from helpers import CallCounter, fresh_view, play_card, random_deal, replay_and_compare, without_compile_lines
+from helpers import (CallCounter, check_layout, fresh_view, play_card, random_deal, replay_and_compare,
+                     without_compile_lines)
 
 
 FULL = (1 << 32) - 1
@@ -74,19 +75,6 @@ def _scratch(seed: int) -> np.ndarray:
     return scratch
 
 
-def _check_layout(layout, state: ref.DealState, view, me: int) -> None:
-    played = int(view[L.V_PLAYED])
-    assert layout[me] == state.hands[me]
-    union = 0
-    for s in range(4):
-        assert union & layout[s] == 0, "a card dealt twice"
-        union |= layout[s]
-        assert popcount(layout[s]) == popcount(state.hands[s]), s
-        assert layout[s] & int(view[L.V_EXCLUDED + s]) == 0, "a card the seat cannot hold"
-        assert int(view[L.V_KNOWN + s]) & ~played & ~layout[s] == 0, "a shown card elsewhere"
-    assert union == FULL & ~played
-
-
 def test_layouts_are_consistent_with_the_view():
     rng = random.Random(8)
     for i in range(150):
@@ -102,7 +90,7 @@ def test_layouts_are_consistent_with_the_view():
         scratch = _scratch(i)
         for _ in range(20):
             sample_layout(view, me, state.hands[me], scratch)
-            _check_layout([int(h) for h in scratch[S_HANDS:S_HANDS + 4]], state, view, me)
+            check_layout([int(h) for h in scratch[S_HANDS:S_HANDS + 4]], state, view, me)
 
 
 def test_constrained_fallback_finds_the_only_layout():

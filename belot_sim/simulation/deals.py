@@ -128,11 +128,13 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
         for a uniformly random contract per deal (the rules' playable contracts).
     declarer : seat 0..3, or ``None`` for a uniformly random declarer per deal.
     players : one player name for all seats or four (seats 0..3), see :data:`belot_sim.PLAYERS`:
-        ``"random"``, ``"easy"``, ``"normal"``, ``"hard"``, ``"pimc"`` (samples the unseen cards
-        and solves them; ``"pimc-exact"`` without its shortcuts; ``"expert"`` on layouts that also
-        replay the auction), ``"dd"`` (perfect information: sees every hand).  The searching ones
-        are thousands of times slower.  With ``"dd"`` in all four seats and ``plays=False`` a deal is
-        usually one exact minimax solve, with the same row as playing its cards.
+        ``"random"``, ``"easy"``, ``"normal"``, ``"hard"``, ``"neural"`` (a network's card values),
+        ``"pimc"`` (samples the unseen cards and solves them; ``"pimc-exact"`` without its shortcuts;
+        ``"expert"`` on a card-ownership model's layouts that also replay the auction), ``"hybrid"``
+        (``neural`` in the first three tricks, then ``expert``'s search), ``"dd"`` (perfect
+        information: sees every hand).  The searching ones are hundreds to thousands of times
+        slower.  With ``"dd"`` in all four seats and ``plays=False`` a deal is usually one exact
+        minimax solve, with the same row as playing its cards.
     bidders : ``None`` (contracts from ``contract``/``declarer``/``multiplier``), or one bidder
         name for all seats or four (:data:`belot_sim.BIDDERS`).  Then every deal starts with an
         auction on the 5-card hands: contract, declarer and multiplier come from it, a deal where

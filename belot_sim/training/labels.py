@@ -89,7 +89,7 @@ def label_deal(record, hands, ctx, tt, scratch, view, obs, bits_out, values_out,
 
 
 @njit(cache=True)
-def _fill_record(record, dealer, contract, declarer, multiplier, family, flags, hands, cards):
+def fill_finished_record(record, dealer, contract, declarer, multiplier, family, flags, hands, cards):
     """A finished deal's HISTORY record (the 32 cards in the order played; no turned card)."""
     record[H_DEALER] = dealer
     record[H_CONTRACT] = contract
@@ -122,11 +122,10 @@ def label_deals(dealer, contract, declarer, multiplier, hands, cards, family, fl
         scratch = np.zeros(S_SIZE, dtype=np.int64)
         view = np.zeros(V_SIZE, dtype=np.int64)
         obs = np.zeros(O_SIZE, dtype=np.int8)
-        deal_hands = np.empty(4, dtype=np.int64)
+        deal_hands = record[H_INITIAL:H_INITIAL + 4]  # the dealt hands, as each record is filled
         for i in range(t * n // n_threads, (t + 1) * n // n_threads):
-            _fill_record(record, dealer[i], contract[i], declarer[i], multiplier[i], family, flags, hands[i], cards[i])
-            for s in range(4):
-                deal_hands[s] = hands[i, s]
+            fill_finished_record(record, dealer[i], contract[i], declarer[i], multiplier[i], family, flags, hands[i],
+                                 cards[i])
             counts[i] = label_deal(record, deal_hands, ctx, tt, scratch, view, obs, bits_out, values_out, legal_out,
                                    played_out, 32 * i) - 32 * i
 
@@ -173,9 +172,8 @@ def owner_deals(dealer, contract, declarer, multiplier, hands, cards, family, fl
         record = np.zeros(H_SIZE, dtype=np.int64)
         view = np.zeros(V_SIZE, dtype=np.int64)
         obs = np.zeros(O_SIZE, dtype=np.int8)
-        deal_hands = np.empty(4, dtype=np.int64)
+        deal_hands = record[H_INITIAL:H_INITIAL + 4]  # the dealt hands, as each record is filled
         for i in range(t * n // n_threads, (t + 1) * n // n_threads):
-            _fill_record(record, dealer[i], contract[i], declarer[i], multiplier[i], family, flags, hands[i], cards[i])
-            for s in range(4):
-                deal_hands[s] = hands[i, s]
+            fill_finished_record(record, dealer[i], contract[i], declarer[i], multiplier[i], family, flags, hands[i],
+                                 cards[i])
             counts[i] = owner_deal(record, deal_hands, view, obs, bits_out, owners_out, trick_out, 32 * i) - 32 * i

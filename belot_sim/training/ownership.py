@@ -28,8 +28,8 @@ from ..engine.bidder_options import bidder_params
 from ..engine.frames import CALL_LETTERS
 from ..kernels.bid_models.codes import HEURISTIC
 from ..kernels.core.bits import popcount
-from ..kernels.core.layouts import (H_N_PLAYED, H_SIZE, MAX_AUCTION_CALLS, S_HANDS, S_SIZE, S_WORLD_RNG, V_LEADER,
-                                    V_PLAYED, V_POS, V_SIZE)
+from ..kernels.core.layouts import (H_INITIAL, H_N_PLAYED, H_SIZE, MAX_AUCTION_CALLS, S_HANDS, S_SIZE, S_WORLD_RNG,
+                                    V_LEADER, V_PLAYED, V_POS, V_SIZE)
 from ..kernels.core.rng import WORLD_STREAM, stream_start
 from ..kernels.policies.inference import start_auction
 from ..kernels.policies.owners import model_odds, owner_probabilities
@@ -37,7 +37,7 @@ from ..kernels.policies.pimc import draw_layout
 from ..kernels.policies.position import legal_now, replay_view
 from ..kernels.policies.sampling import unseen_cards
 from .data import _recorded
-from .labels import _fill_record
+from .labels import fill_finished_record
 
 #: ``model``, then the samplers by their code (:data:`belot_sim.kernels.policies.pimc.UNIFORM_LAYOUTS` ...).
 PREDICTORS = ("model", "uniform layouts", "auction layouts", "model layouts", "model + auction layouts")
@@ -109,11 +109,10 @@ def owner_log_losses(dealer, contract, declarer, multiplier, hands, cards, famil
         record = np.zeros(H_SIZE, dtype=np.int64)
         view = np.zeros(V_SIZE, dtype=np.int64)
         scratch = np.zeros(S_SIZE, dtype=np.int64)
-        deal_hands = np.empty(4, dtype=np.int64)
+        deal_hands = record[H_INITIAL:H_INITIAL + 4]  # the dealt hands, as each record is filled
         for i in range(t * n // n_threads, (t + 1) * n // n_threads):
-            _fill_record(record, dealer[i], contract[i], declarer[i], multiplier[i], family, flags, hands[i], cards[i])
-            for s in range(4):
-                deal_hands[s] = hands[i, s]
+            fill_finished_record(record, dealer[i], contract[i], declarer[i], multiplier[i], family, flags, hands[i],
+                                 cards[i])
             scratch[S_WORLD_RNG] = np.int64(stream_start(np.uint64(seed), i, WORLD_STREAM))
             start_auction(scratch, calls[i], n_calls[i], dealer[i], flags, models, hands5[i], bid_weights)
             _deal_losses(record, deal_hands, family, samples, view, scratch, sums[t], hidden[t])

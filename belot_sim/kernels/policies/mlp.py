@@ -9,6 +9,8 @@ run needs torch.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import numpy as np
 from numba import njit
 
@@ -41,11 +43,14 @@ def load_network(path, inputs: int, outputs: int, what: str) -> tuple[np.ndarray
     return arrays
 
 
-def zero_network(inputs: int, outputs: int) -> tuple[np.ndarray, ...]:
-    """A stand-in of zeros (every output 0), compiled in when a weights file is missing so the kernels
-    still compile; the Python edge then refuses the players that need it."""
-    return (np.zeros((inputs, 1), np.float32), np.zeros(1, np.float32), np.zeros((1, 1), np.float32),
-            np.zeros(1, np.float32), np.zeros((1, outputs), np.float32), np.zeros(outputs, np.float32))
+def startup_network(path: Path, inputs: int, outputs: int, what: str):
+    """``(file, weights)`` a module compiles into its kernels at import: the file's, or when it is missing
+    ``None`` and a stand-in of zeros (every output 0) so the kernels still compile — the Python edge then
+    refuses the players that need the weights."""
+    if path.is_file():
+        return path.resolve(), load_network(path, inputs, outputs, what)
+    return None, (np.zeros((inputs, 1), np.float32), np.zeros(1, np.float32), np.zeros((1, 1), np.float32),
+                  np.zeros(1, np.float32), np.zeros((1, outputs), np.float32), np.zeros(outputs, np.float32))
 
 
 @njit(cache=True, fastmath=True, inline="always")

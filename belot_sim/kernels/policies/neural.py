@@ -27,7 +27,7 @@ from ..core.bits import ctz
 from ..core.layouts import O_AUCTION, O_SIZE, V_CONTRACT
 from ..core.tables import NT
 from .encoding import encode_play, swap_card
-from .mlp import forward, load_network, zero_network
+from .mlp import forward, load_network, startup_network
 
 #: The shipped weights; ``$BELOT_SIM_NEURAL_WEIGHTS`` overrides (:func:`weights_path`).
 PACKAGE_WEIGHTS = Path(__file__).resolve().parents[2] / "data" / "neural.npz"
@@ -45,18 +45,9 @@ def load_weights(path) -> tuple[np.ndarray, ...]:
     return load_network(path, INPUTS, 32, "neural")
 
 
-def _startup_weights():
-    """``(file, weights)`` compiled into the kernels; when the file is missing, ``None`` and a stand-in of
-    zeros (every card valued alike) — the Python edge then refuses the player
-    (:func:`belot_sim.engine.registry.require_neural_weights`)."""
-    path = weights_path()
-    if path.is_file():
-        return path.resolve(), load_weights(path)
-    return None, zero_network(INPUTS, 32)
-
-
-#: The file whose weights were read at import (``None``: there was none, the stand-in is compiled in).
-LOADED_FROM, (W1, B1, W2, B2, W3, B3) = _startup_weights()
+#: The file whose weights were read at import (``None``: there was none, a stand-in of zeros is compiled in
+#: and :func:`belot_sim.engine.registry.require_neural_weights` refuses the player).
+LOADED_FROM, (W1, B1, W2, B2, W3, B3) = startup_network(weights_path(), INPUTS, 32, "neural")
 
 
 @njit(cache=True)

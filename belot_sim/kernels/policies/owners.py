@@ -30,7 +30,7 @@ from ..core.layouts import O_SIZE, S_ODDS, S_POOL, S_WORLD_RNG, V_CONTRACT
 from ..core.rng import shuffle
 from ..core.tables import NT
 from .encoding import encode_play, swap_card
-from .mlp import forward, load_network, zero_network
+from .mlp import forward, load_network, startup_network
 from .neural import INPUTS
 from .sampling import place_cards, unseen_cards
 
@@ -51,14 +51,8 @@ def load_weights(path) -> tuple[np.ndarray, ...]:
     return load_network(path, INPUTS, OUTPUTS, "card-ownership")
 
 
-def _startup_weights():
-    if PACKAGE_WEIGHTS.is_file():
-        return PACKAGE_WEIGHTS, load_weights(PACKAGE_WEIGHTS)
-    return None, zero_network(INPUTS, OUTPUTS)  # every seat even: the model sampler deals uniformly
-
-
-#: The file read at import (``None``: none, the stand-in of zeros is compiled in).
-LOADED_FROM, (W1, B1, W2, B2, W3, B3) = _startup_weights()
+#: The file read at import (``None``: none, a stand-in of zeros is compiled in: even odds, uniform layouts).
+LOADED_FROM, (W1, B1, W2, B2, W3, B3) = startup_network(PACKAGE_WEIGHTS, INPUTS, OUTPUTS, "card-ownership")
 
 
 @njit(cache=True)
