@@ -8,7 +8,8 @@ duplicate tournaments of the ladder.
 Deals/s: ``simulate(n, players=p, threads=t)`` with the same seat in all four places and a random
 contract and declarer per deal, timed once after a warm-up, the baseline's ``pimc`` on the same deals
 alternating with the current players.  Decision time: the median time of one decision from Python
-(the kernels called directly on positions of deals played by ``hard``, one thread, after a warm-up).
+(the kernels called directly on positions of deals played by ``hard``, one thread, after a warm-up),
+with its 99th percentile; ``benchmarks/hybrid.py`` measures ``hybrid`` against its targets.
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ from belot_sim.kernels.core.layouts import S_SIZE, S_WORLD_RNG, S_WORLDS  # noqa
 from belot_sim.kernels.solver.api import new_ctx  # noqa: E402
 from belot_sim.kernels.policies.judging import choose_card  # noqa: E402
 from belot_sim.kernels.policies.dd_player import pimc_card, pimc_exact_card  # noqa: E402
+from belot_sim.kernels.policies.hybrid import hybrid_card  # noqa: E402
 from belot_sim.kernels.policies.pimc import NO_BUDGET, UNIFORM_LAYOUTS  # noqa: E402
 from belot_sim.engine.registry import POLICY_CODES  # noqa: E402
 from belot_sim.simulation.deals import deal_blocks  # noqa: E402
@@ -44,7 +46,7 @@ from belot_sim.simulation.tournament import duplicate_edges, duplicate_plans  # 
 
 #: Deals per timed run, by player (the searching players cost milliseconds to a tenth of a second a deal).
 DEALS = {"random": 1_000_000, "easy": 500_000, "normal": 250_000, "hard": 250_000, "dd": 400, "pimc": 60,
-         "pimc-exact": 24}
+         "pimc-exact": 24, "hybrid": 1_000}
 LADDER = (("pimc", "pimc-exact"), ("pimc", "hard"), ("pimc-exact", "hard"), ("hard", "normal"), ("normal", "easy"),
           ("easy", "random"), ("dd", "hard"))
 #: With auctions (every seat bids as ``heuristic``): ``expert`` reads them, the others do not.
@@ -86,7 +88,8 @@ def decision_times(out, n_deals: int = 30) -> None:
     scratch = np.zeros(S_SIZE, dtype=np.int64)
     scratch[S_WORLDS] = 20
     scratch[S_WORLD_RNG] = 7
-    kernels = {"pimc": lambda *args: pimc_card(*args, UNIFORM_LAYOUTS, NO_BUDGET), "pimc-exact": pimc_exact_card}
+    kernels = {"pimc": lambda *args: pimc_card(*args, UNIFORM_LAYOUTS, NO_BUDGET), "pimc-exact": pimc_exact_card,
+               "hybrid": hybrid_card}
     times = {name: [] for name in ("hard", *kernels)}
     rng = random.Random(3)
     for deal in range(n_deals + 1):  # the first deal warms up
@@ -111,9 +114,10 @@ def decision_times(out, n_deals: int = 30) -> None:
             play_card(state, view, card)
     out(f"\none decision with a choice, from Python, one thread, {len(times['hard'])} decisions of {n_deals} deals "
         "played by hard (20 layouts)")
-    out(f"{'player':>14} {'median':>10} {'mean':>10}")
+    out(f"{'player':>14} {'median':>10} {'mean':>10} {'p99':>10}")
     for name, ts in times.items():
-        out(f"{name:>14} {statistics.median(ts) * 1e3:>8.3f} ms {statistics.fmean(ts) * 1e3:>8.3f} ms")
+        out(f"{name:>14} {statistics.median(ts) * 1e3:>8.3f} ms {statistics.fmean(ts) * 1e3:>8.3f} ms "
+            f"{np.percentile(ts, 99) * 1e3:>8.3f} ms")
 
 
 def tournaments(n: int, out) -> None:
