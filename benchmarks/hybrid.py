@@ -30,17 +30,11 @@ import belot_sim as bs  # noqa: E402
 from helpers import random_deal  # noqa: E402
 from belot_sim.kernels.core.layouts import S_NODES  # noqa: E402
 from belot_sim.kernels.policies.hybrid import NODE_BUDGET, SEARCH_FROM_TRICK  # noqa: E402
-from report import Tee, environment, record  # noqa: E402
+from report import Tee, environment, record, timed  # noqa: E402
 
 #: Deals per timed run.
 DEALS = {"hybrid": 2_000, "pimc": 100}
 OPPONENTS = ("pimc", "expert", "neural")
-
-
-def timed(fn) -> float:
-    t0 = time.perf_counter()
-    fn()
-    return time.perf_counter() - t0
 
 
 def rates(threads_list, out) -> None:

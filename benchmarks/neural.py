@@ -29,17 +29,11 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 import belot_sim as bs  # noqa: E402
 from helpers import random_deal  # noqa: E402
 from belot_sim.engine.registry import SEARCH_PLAYERS  # noqa: E402
-from report import Tee, environment, record  # noqa: E402
+from report import Tee, environment, record, timed  # noqa: E402
 
 #: Deals per timed run, by player.
 DEALS = {"hard": 200_000, "neural": 100_000, "pimc": 60}
 LADDER = (("neural", "hard"), ("pimc", "hard"), ("pimc", "neural"), ("expert", "neural"))
-
-
-def timed(fn) -> float:
-    t0 = time.perf_counter()
-    fn()
-    return time.perf_counter() - t0
 
 
 def rates(threads_list, out) -> None:

@@ -31,7 +31,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 import belot_sim as bs  # noqa: E402
 from baseline import load_baseline  # noqa: E402
 from helpers import fresh_view, play_card, random_deal  # noqa: E402
-from report import Tee, environment, record  # noqa: E402
+from report import Tee, environment, record, timed  # noqa: E402
 
 from belot_sim.kernels.core.layouts import S_SIZE, S_WORLD_RNG, S_WORLDS  # noqa: E402
 from belot_sim.kernels.solver.api import new_ctx  # noqa: E402
@@ -52,12 +52,6 @@ LADDER = (("pimc", "pimc-exact"), ("pimc", "hard"), ("pimc-exact", "hard"), ("ha
 #: With auctions (every seat bids as ``heuristic``): ``expert`` reads them, the others do not.
 AUCTION_LADDER = (("expert", "pimc"), ("expert", "hard"), ("pimc", "hard"))
 AUCTION_DEALS = 60
-
-
-def timed(fn) -> float:
-    t0 = time.perf_counter()
-    fn()
-    return time.perf_counter() - t0
 
 
 def rates(old, threads_list, out) -> None:

@@ -9,10 +9,18 @@ import platform
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 RESULTS = REPO / "benchmarks" / "RESULTS.md"
+
+
+def timed(fn) -> float:
+    """Seconds of one call of ``fn()`` (wall clock)."""
+    t0 = time.perf_counter()
+    fn()
+    return time.perf_counter() - t0
 
 
 def cpu_model() -> str:
