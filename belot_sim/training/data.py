@@ -58,7 +58,7 @@ class ShardPlan:
         return Path(self.folder) / f"shard_{k:05d}.npz"
 
 
-def _recorded(deals, plays, rules):
+def recorded_deals(deals, plays, rules):
     """The played deals' columns the label kernels read: ``(dealer, contract, declarer, multiplier, hands,
     cards, family, flags)``."""
     played = deals[deals["contract"].notna()]
@@ -79,7 +79,7 @@ def _rows(counts: np.ndarray) -> np.ndarray:
 
 def label_frame(deals, plays, rules="bulgarian", threads: int = 2) -> dict[str, np.ndarray]:
     """The value-labelled decisions of ``simulate(..., plays=True)``'s two frames (void deals are skipped)."""
-    recorded = _recorded(deals, plays, rules)
+    recorded = recorded_deals(deals, plays, rules)
     n = len(recorded[0])
     bits = np.zeros((32 * n, WORDS), dtype=np.uint64)
     values = np.zeros((32 * n, 32), dtype=np.int16)
@@ -93,7 +93,7 @@ def label_frame(deals, plays, rules="bulgarian", threads: int = 2) -> dict[str, 
 
 def owner_frame(deals, plays, rules="bulgarian", threads: int = 2) -> dict[str, np.ndarray]:
     """The ownership-labelled decisions of ``simulate(..., plays=True)``'s two frames (:func:`owner_deals`)."""
-    recorded = _recorded(deals, plays, rules)
+    recorded = recorded_deals(deals, plays, rules)
     n = len(recorded[0])
     bits = np.zeros((32 * n, WORDS), dtype=np.uint64)
     owners = np.zeros((32 * n, 32), dtype=np.int8)

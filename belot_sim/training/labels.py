@@ -49,6 +49,17 @@ def pack_bits(obs, words):
             words[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
 
 
+@njit(cache=True, inline="always")
+def decision_at(record, hands, view, k):
+    """Replay the finished deal in ``record`` to its ``k``-th card (``view`` holds the position):
+    ``(seat to move, its hand, its legal cards)``."""
+    record[H_N_PLAYED] = k
+    replay_view(view, record)
+    seat = (view[V_LEADER] + view[V_POS]) & 3
+    hand = hands[seat] & ~view[V_PLAYED]
+    return seat, hand, legal_now(hand, seat, view)
+
+
 @njit(cache=True)
 def label_deal(record, hands, ctx, tt, scratch, view, obs, bits_out, values_out, legal_out, played_out, row):
     """Label the decisions with a choice of the deal in ``record`` (layout HISTORY, every card
@@ -60,11 +71,7 @@ def label_deal(record, hands, ctx, tt, scratch, view, obs, bits_out, values_out,
     out = np.empty(32, dtype=np.int64)
     current = np.empty(4, dtype=np.int64)
     for k in range(32):
-        record[H_N_PLAYED] = k
-        replay_view(view, record)
-        seat = (view[V_LEADER] + view[V_POS]) & 3
-        hand = hands[seat] & ~view[V_PLAYED]
-        legal = legal_now(hand, seat, view)
+        seat, hand, legal = decision_at(record, hands, view, k)
         if popcount(legal) < 2:
             continue
         for s in range(4):
@@ -139,11 +146,8 @@ def owner_deal(record, hands, view, obs, bits_out, owners_out, trick_out, row):
     contract = record[H_CONTRACT]
     swap = contract if contract < NT else 0
     for k in range(32):
-        record[H_N_PLAYED] = k
-        replay_view(view, record)
-        seat = (view[V_LEADER] + view[V_POS]) & 3
-        hand = hands[seat] & ~view[V_PLAYED]
-        if popcount(legal_now(hand, seat, view)) < 2:
+        seat, hand, legal = decision_at(record, hands, view, k)
+        if popcount(legal) < 2:
             continue
         encode_play(obs, seat, hand, view, swap)
         pack_bits(obs, bits_out[row])

@@ -28,16 +28,14 @@ from ..engine.bidder_options import bidder_params
 from ..engine.frames import CALL_LETTERS
 from ..kernels.bid_models.codes import HEURISTIC
 from ..kernels.core.bits import popcount
-from ..kernels.core.layouts import (H_INITIAL, H_N_PLAYED, H_SIZE, MAX_AUCTION_CALLS, S_HANDS, S_SIZE, S_WORLD_RNG,
-                                    V_LEADER, V_PLAYED, V_POS, V_SIZE)
+from ..kernels.core.layouts import H_INITIAL, H_SIZE, MAX_AUCTION_CALLS, S_HANDS, S_SIZE, S_WORLD_RNG, V_SIZE
 from ..kernels.core.rng import WORLD_STREAM, stream_start
 from ..kernels.policies.inference import start_auction
 from ..kernels.policies.owners import model_odds, owner_probabilities
 from ..kernels.policies.pimc import draw_layout
-from ..kernels.policies.position import legal_now, replay_view
 from ..kernels.policies.sampling import unseen_cards
-from .data import _recorded
-from .labels import fill_finished_record
+from .data import recorded_deals
+from .labels import decision_at, fill_finished_record
 
 #: ``model``, then the samplers by their code (:data:`belot_sim.kernels.policies.pimc.UNIFORM_LAYOUTS` ...).
 PREDICTORS = ("model", "uniform layouts", "auction layouts", "model layouts", "model + auction layouts")
@@ -68,11 +66,8 @@ def _deal_losses(record, hands, family, samples, view, scratch, sums, cards):
     excluded = np.empty(3, dtype=np.int64)
     known = np.empty(3, dtype=np.int64)
     for k in range(32):
-        record[H_N_PLAYED] = k
-        replay_view(view, record)
-        seat = (view[V_LEADER] + view[V_POS]) & 3
-        hand = hands[seat] & ~view[V_PLAYED]
-        if popcount(legal_now(hand, seat, view)) < 2:
+        seat, hand, legal = decision_at(record, hands, view, k)
+        if popcount(legal) < 2:
             continue
         n = unseen_cards(view, seat, hand, pool, others, need, excluded, known)
         trick = k >> 2
@@ -125,7 +120,7 @@ def ownership_report(deals: pd.DataFrame, plays: pd.DataFrame, samples: int = 20
     rules).  Columns: ``hidden cards`` and one per predictor; index ``trick`` (1..8, ``all``)."""
     if samples < 1:
         raise ValueError(f"samples must be at least 1, got {samples}")
-    recorded = _recorded(deals, plays, "bulgarian")
+    recorded = recorded_deals(deals, plays, "bulgarian")
     played = deals[deals["contract"].notna()]
     if "auction" not in played:
         raise ValueError("the deals have no auction: simulate them with bidders='heuristic'")
