@@ -5,7 +5,8 @@
 * ``dd``/``pimc`` deals replay identically in the reference engine (every card legal);
 * ``pimc`` cannot see hidden cards (its kernel has no argument for them) and its imagined
   layouts are consistent with the view: sizes, own hand, played cards, exclusions, shown
-  cards; uniform when nothing constrains them; the constrained fallback finds the only layout;
+  cards (the card-ownership model's layouts too); uniform when nothing constrains them; the
+  constrained fallback finds the only layout;
 * shown declaration cards equal the reference's scoring declarations;
 * with ``dd`` in every seat, the one-solve path gives the rows card-by-card play gives;
 * determinism across threads and deal ranges; bad ``worlds``.
@@ -26,6 +27,7 @@ from belot_sim.game.cards import iter_cards, parse_cards
 from belot_sim.kernels.core.declarations import shown_cards
 from belot_sim.kernels.core import layouts as L
 from belot_sim.kernels.policies.pimc import pimc_card
+from belot_sim.kernels.policies.owners import model_odds, sample_model_layout
 from belot_sim.kernels.policies.sampling import sample_layout
 from belot_sim.kernels.core.layouts import S_HANDS, S_REJECTED, S_SIZE, S_WORLD_RNG
 from belot_sim.simulation.deals import simulate
@@ -75,7 +77,14 @@ def _scratch(seed: int) -> np.ndarray:
     return scratch
 
 
-def test_layouts_are_consistent_with_the_view():
+def _model_layout(view, me, hand, scratch):
+    """A layout of the card-ownership model (its odds for the decision filled first, as a search does)."""
+    model_odds(view, me, hand, scratch)
+    sample_model_layout(view, me, hand, scratch)
+
+
+@pytest.mark.parametrize("sample", [sample_layout, _model_layout], ids=["uniform", "model"])
+def test_layouts_are_consistent_with_the_view(sample):
     rng = random.Random(8)
     for i in range(150):
         rules = bs.BULGARIAN.replace(undertrump="required") if i % 2 else bs.CLASSIC.replace(all_no_trumps=True)
@@ -89,7 +98,7 @@ def test_layouts_are_consistent_with_the_view():
                 view[L.V_KNOWN + s] = 1 << rng.choice(list(iter_cards(state.hands[s])))
         scratch = _scratch(i)
         for _ in range(20):
-            sample_layout(view, me, state.hands[me], scratch)
+            sample(view, me, np.int64(state.hands[me]), scratch)
             check_layout([int(h) for h in scratch[S_HANDS:S_HANDS + 4]], state, view, me)
 
 

@@ -6,7 +6,7 @@ At every decision with a choice of recorded deals, for the seat to move and each
 does not know the place of (the sampler's pool: not its own, not played, not shown), the predictors'
 probability of the seat that truly holds it:
 
-* ``model``: the card-ownership model's probabilities (:func:`~belot_sim.kernels.policies.owners.owner_probabilities`);
+* ``model``: the card-ownership model's probabilities (:func:`~belot_sim.kernels.policies.owners.probabilities_of`);
 * the layout samplers of :func:`~belot_sim.kernels.policies.pimc.draw_layout`: ``uniform layouts``
   (``pimc``'s), ``auction layouts`` (uniform draws on which the auction replays with ``heuristic``
   models), ``model layouts`` (``hybrid``'s), ``model + auction layouts`` (``expert``'s): each sampler's
@@ -31,7 +31,7 @@ from ..kernels.core.bits import popcount
 from ..kernels.core.layouts import H_INITIAL, H_SIZE, MAX_AUCTION_CALLS, S_HANDS, S_SIZE, S_WORLD_RNG, V_SIZE
 from ..kernels.core.rng import WORLD_STREAM, stream_start
 from ..kernels.policies.inference import start_auction
-from ..kernels.policies.owners import model_odds, owner_probabilities
+from ..kernels.policies.owners import may_hold, odds_of, probabilities_of
 from ..kernels.policies.pimc import draw_layout
 from ..kernels.policies.sampling import unseen_cards
 from .data import recorded_deals
@@ -71,8 +71,8 @@ def _deal_losses(record, hands, family, samples, view, scratch, sums, cards):
             continue
         n = unseen_cards(view, seat, hand, pool, others, need, excluded, known)
         trick = k >> 2
-        owner_probabilities(view, seat, hand, p)
-        model_odds(view, seat, hand, scratch)
+        probabilities_of(view, seat, hand, pool, n, others, need, excluded, p)
+        odds_of(p, pool, n, others, need, scratch)  # the model's samplers draw with these
         for idx in range(n):
             card = pool[idx]
             for s in range(4):
@@ -85,8 +85,7 @@ def _deal_losses(record, hands, family, samples, view, scratch, sums, cards):
                 card = pool[idx]
                 seats = 0
                 for i in range(3):
-                    if need[i] > 0 and not (excluded[i] >> card) & 1:
-                        seats += 1
+                    seats += may_hold(need, excluded, i, card)
                 for s in range(4):
                     if (hands[s] >> card) & 1:
                         sums[trick, 1 + sampler] -= math.log((counts[4 * card + s] + 0.5) / (samples + 0.5 * seats))

@@ -61,16 +61,18 @@ def owner_logits(obs, out):
     forward(obs, INPUTS, W1, B1, W2, B2, W3, B3, out)
 
 
+@njit(cache=True, inline="always")
+def may_hold(need, excluded, i, card):
+    """Can the ``i``-th other seat (of :func:`.sampling.unseen_cards`) hold ``card``: it has room and the view
+    does not exclude it."""
+    return need[i] > 0 and not (excluded[i] >> card) & 1
+
+
 @njit(cache=True)
-def owner_probabilities(view, seat, hand, out):
-    """``out[4 * card + s]`` (float64[128]): the model's probability that seat ``s`` holds ``card``, for
-    the cards ``seat`` cannot see (0 for the others, and for seats the view excludes or with no room)."""
-    others = np.empty(3, dtype=np.int64)
-    need = np.empty(3, dtype=np.int64)
-    excluded = np.empty(3, dtype=np.int64)
-    known = np.empty(3, dtype=np.int64)
-    pool = np.empty(32, dtype=np.int64)
-    n = unseen_cards(view, seat, hand, pool, others, need, excluded, known)
+def probabilities_of(view, seat, hand, pool, n, others, need, excluded, out):
+    """``out[4 * card + s]`` (float64[128]): the model's probability that seat ``s`` holds ``card``, for the
+    ``n`` cards of ``pool`` (the unseen cards and the other seats as :func:`.sampling.unseen_cards` gave
+    them); 0 for the other cards and for seats that cannot hold a card (:func:`may_hold`)."""
     contract = view[V_CONTRACT]
     swap = contract if contract < NT else 0
     obs = np.empty(O_SIZE, dtype=np.int8)
@@ -84,37 +86,56 @@ def owner_probabilities(view, seat, hand, out):
         slot = swap_card(card, swap)
         top = -1e30
         for i in range(3):
-            if need[i] > 0 and not (excluded[i] >> card) & 1:
+            if may_hold(need, excluded, i, card):
                 top = max(top, logits[32 * ((others[i] - seat - 1) & 3) + slot])
         total = 0.0
         for i in range(3):
-            if need[i] > 0 and not (excluded[i] >> card) & 1:
+            if may_hold(need, excluded, i, card):
                 e = math.exp(logits[32 * ((others[i] - seat - 1) & 3) + slot] - top)
                 out[4 * card + others[i]] = e
                 total += e
         for i in range(3):
             out[4 * card + others[i]] /= total
-    return n
 
 
 @njit(cache=True)
-def model_odds(view, seat, hand, scratch):
-    """Fill ``scratch[S_ODDS + 4 * card + s]`` with the model's odds that seat ``s`` holds ``card``
-    (module docstring; fixed point, :data:`ODDS_ONE` is even): once per decision, before its layouts."""
-    p = np.empty(128, dtype=np.float64)
-    n = owner_probabilities(view, seat, hand, p)
+def owner_probabilities(view, seat, hand, out):
+    """:func:`probabilities_of` for the cards ``seat`` cannot see; returns their number."""
     others = np.empty(3, dtype=np.int64)
     need = np.empty(3, dtype=np.int64)
     excluded = np.empty(3, dtype=np.int64)
     known = np.empty(3, dtype=np.int64)
     pool = np.empty(32, dtype=np.int64)
-    unseen_cards(view, seat, hand, pool, others, need, excluded, known)
+    n = unseen_cards(view, seat, hand, pool, others, need, excluded, known)
+    probabilities_of(view, seat, hand, pool, n, others, need, excluded, out)
+    return n
+
+
+@njit(cache=True)
+def odds_of(p, pool, n, others, need, scratch):
+    """Fill ``scratch[S_ODDS + 4 * card + s]`` from the probabilities ``p`` (:func:`probabilities_of`): the
+    odds over the seat's share of the unseen cards (module docstring; fixed point, :data:`ODDS_ONE` is even)."""
     for idx in range(n):
         card = pool[idx]
         for i in range(3):
             share = need[i] / n
             odds = p[4 * card + others[i]] / share if share > 0 else 0.0
             scratch[S_ODDS + 4 * card + others[i]] = min(MAX_ODDS, max(1, int(odds * ODDS_ONE + 0.5)))
+
+
+@njit(cache=True)
+def model_odds(view, seat, hand, scratch):
+    """Fill ``scratch[S_ODDS:]`` with the model's odds for this decision (:func:`odds_of`): once per decision,
+    before its layouts."""
+    others = np.empty(3, dtype=np.int64)
+    need = np.empty(3, dtype=np.int64)
+    excluded = np.empty(3, dtype=np.int64)
+    known = np.empty(3, dtype=np.int64)
+    pool = np.empty(32, dtype=np.int64)
+    n = unseen_cards(view, seat, hand, pool, others, need, excluded, known)
+    p = np.empty(128, dtype=np.float64)
+    probabilities_of(view, seat, hand, pool, n, others, need, excluded, p)
+    odds_of(p, pool, n, others, need, scratch)
 
 
 @njit(cache=True)
