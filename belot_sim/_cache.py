@@ -3,7 +3,7 @@
 Numba's on-disk cache only checks the source file of each function, not the files it
 calls into: after editing ``players/judge.py``, a cached ``kernels/rollout.py`` kernel would
 silently keep the old player.  So the cache lives in a directory named after a digest of
-every belot_sim source file, the ``neural`` player's weights file (compiled in as constants) and
+every belot_sim source file, the learned models' weights files (compiled in as constants) and
 the Numba version: any change to the package compiles afresh.  It goes under ``$NUMBA_CACHE_DIR``
 when set, else ``~/.cache/belot_sim`` (``$XDG_CACHE_HOME`` respected).  This must run before any kernel module
 is imported.
@@ -28,6 +28,8 @@ def source_digest(package_dir: Path) -> str:
     digest.update(weights.read_bytes() if weights.is_file() else b"no neural weights")
     owners = package_dir / "data" / "owners.npz"
     digest.update(owners.read_bytes() if owners.is_file() else b"no card-ownership weights")
+    bidder = Path(os.environ.get("BELOT_SIM_BIDDER_WEIGHTS") or package_dir / "data" / "bidder.npz")
+    digest.update(bidder.read_bytes() if bidder.is_file() else b"no bidder weights")
     return digest.hexdigest()[:16]
 
 

@@ -6,8 +6,10 @@ compile (or load the cache), then timed ``--repeat`` times; the best time is rep
 * ``simulate`` with ``heuristic`` bidders and ``hard`` players, deals/s [>= 50 k on 2 threads];
 * ``simulate`` with ``mc`` bidders (default options: 32 consistent layouts per judged call, played
   by ``hard``) and ``hard`` players, deals/s [>= 2,000 on 2 threads];
+* ``simulate`` with ``heuristic`` and with ``neural`` bidders, ``neural`` players, deals/s side by side
+  [the neural bidder >= 10,000 on 2 threads];
 * ``bid_table`` of a 5-card hand, all six bulgarian contracts x ``--samples`` layouts, seconds,
-  with ``hard`` play [<= 1 s] and ``dd`` play [<= 5 s];
+  with ``hard`` play [<= 1 s], ``neural`` play (the estimates' default) [<= 1 s] and ``dd`` play [<= 5 s];
 * ``estimate_bid`` (hearts) and ``bid_table`` after the auction ``"PC"`` (seat 2, dealer 3: a pass,
   then clubs), ``--samples`` accepted layouts under the ``heuristic`` model, ``hard`` play, seconds
   [<= 0.5 s and <= 1 s], with the acceptance rate (about 6 %: a typical auction; docs/bidding.md
@@ -61,7 +63,12 @@ def main(argv: list[str] | None = None) -> int:
     t = best_seconds(lambda: bs.simulate(n_mc, bidders="mc", players="hard", seed=1), args.repeat)
     rows.append(("simulate, mc bidders (32 layouts, hard) + hard players", f"{n_mc / t:,.0f} deals/s",
                  ">= 2,000 deals/s"))
-    for players, target in (("hard", "<= 1 s"), ("dd", "<= 5 s")):
+    n_neural = max(1, n // 10)
+    for bidders in ("heuristic", "neural"):
+        t = best_seconds(lambda b=bidders: bs.simulate(n_neural, bidders=b, players="neural", seed=1), args.repeat)
+        rows.append((f"simulate, {bidders} bidders + neural players", f"{n_neural / t:,.0f} deals/s",
+                     ">= 10,000 deals/s" if bidders == "neural" else "(the same deals' play alone)"))
+    for players, target in (("hard", "<= 1 s"), ("neural", "<= 1 s"), ("dd", "<= 5 s")):
         t = best_seconds(lambda p=players: bs.bid_table(HAND, samples=args.samples, players=p, seed=1),
                          args.repeat if players == "hard" else 1)
         rows.append((f"bid_table {HAND!r}, 6 contracts x {args.samples:,}, {players} play", f"{t:.2f} s", target))

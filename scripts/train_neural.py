@@ -130,27 +130,6 @@ def make_weights(args, r: int, paths: list[Path]) -> Path:
     return save_weights(net, weights, meta)
 
 
-def plot_curve(csv_path: Path, png: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-    import pandas as pd
-
-    curve = pd.read_csv(csv_path)
-    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.4))
-    left.plot(curve["epoch"], curve["train_loss"], marker="o", label="training")
-    left.plot(curve["epoch"], curve["val_loss"], marker="o", label="validation")
-    left.set(xlabel="epoch", ylabel="centred squared error", title="loss")
-    left.legend()
-    right.plot(curve["epoch"], curve["val_points_lost"], marker="o", color="C2")
-    right.set(xlabel="epoch", ylabel="points per decision",
-              title="validation: dd points lost by the preferred card")
-    fig.tight_layout()
-    fig.savefig(png, dpi=110)
-    plt.close(fig)
-
-
 def evaluate(args, r: int, weights: Path) -> None:
     """The duplicate check in a fresh process: the weights are compiled into the kernels at import."""
     path = args.out / f"evaluation-{r}.csv"
@@ -175,7 +154,10 @@ def run(args) -> Path:
     shutil.copy(weights, final)
     last = args.rounds - 1
     shutil.copy(args.out / f"fit-{last}" / "curve.csv", args.out / "curve.csv")
-    plot_curve(args.out / "curve.csv", args.out / "curve.png")
+    from belot_sim.training.fit import plot_values_curve
+
+    plot_values_curve(args.out / "curve.csv", args.out / "curve.png", "points per decision",
+                      "validation: dd points lost by the preferred card")
     return final
 
 

@@ -19,7 +19,7 @@ print(bs.solve(hands, "NT", 2))
 print(sorted(bs.solve_moves(hands, "AT", 1).items()))
 print(bs.simulate(8, players="dd", seed=3)["trick_points0"].tolist())
 print(bs.simulate(4, players="pimc", seed=3, worlds=4)["trick_points0"].tolist())
-print(bs.estimate_bid("JH 9H AH KS 7C", "H", samples=8, seed=1).frame["trick_points0"].tolist())
+print(bs.estimate_bid("JH 9H AH KS 7C", "H", samples=8, seed=1, players="dd").frame["trick_points0"].tolist())
 """ % (HANDS,)
 
 

@@ -49,7 +49,7 @@ def test_every_card_known_gives_the_deterministic_outcome():
     masks = [parse_cards(h) for h in hands]
     for contract in ("H", "NT", "AT"):
         est = bs.estimate_bid(hands[0], contract, known={1: hands[1], 2: hands[2], 3: hands[3]}, dealer=3,
-                              samples=5)
+                              samples=5, players="dd")  # every hand known: dd plays the solver's value
         frame = est.frame
         assert est.p_made in (0.0, 1.0)
         assert (frame.drop(columns="sample").nunique() == 1).all(), contract
@@ -147,7 +147,7 @@ def test_a_single_contract_of_a_bid_table_may_be_a_numpy_code():
 def test_dd_fast_path_matches_the_solver_and_the_reference():
     for rules, contract in ((bs.BULGARIAN, "S"), (bs.BULGARIAN, "NT"), (bs.CLASSIC.replace(declarations=True), "D")):
         est = bs.estimate_bid("JS 9S AD KS QS 7C 8C 9C", contract, seat=2, dealer=1, samples=12, rules=rules,
-                              seed=2)
+                              seed=2, players="dd")
         for i in range(len(est.frame)):
             row = est.frame.iloc[i]
             hands = _hands(est.frame, i)
@@ -185,7 +185,7 @@ def test_at_without_belots_is_one_minimax_solve():
         checked += 1
     assert checked >= 10
     # The estimate takes that path for such layouts, card-by-card play for the others.
-    est = bs.estimate_bid(HAND5, "AT", samples=40, seed=5, dealer=3)
+    est = bs.estimate_bid(HAND5, "AT", samples=40, seed=5, dealer=3, players="dd")
     fast = 0
     for i in range(len(est.frame)):
         row = est.frame.iloc[i]

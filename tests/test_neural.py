@@ -23,7 +23,7 @@ from belot_sim.kernels.core import layouts as L
 from belot_sim.kernels.core.tables import NT
 from belot_sim.kernels.policies import neural
 from belot_sim.kernels.policies.encoding import encode_play, swap_card, swap_mask
-from belot_sim.kernels.policies.mlp import WEIGHT_NAMES
+from belot_sim.kernels.core.mlp import WEIGHT_NAMES
 from belot_sim.positions.bots import Bot, turned_card_of
 from belot_sim.training import data as shards
 from belot_sim.training.fit import FitPlan, Network, fit, save_weights, unpack

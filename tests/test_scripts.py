@@ -17,7 +17,7 @@ SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 #: Run here; bid_atlas.py, calibration.py and train_neural.py have their own tests (test_atlas, test_calibration,
 #: test_neural).
 RUN_HERE = ("tournament", "bid_ladder", "bid_table", "tune_heuristic", "pimc_regret")
-TESTED_ELSEWHERE = ("bid_atlas", "calibration", "gallery_common", "train_neural", "train_owners")
+TESTED_ELSEWHERE = ("bid_atlas", "calibration", "gallery_common", "train_bidder", "train_neural", "train_owners")
 
 
 def run(name: str, *args: str) -> tuple[int, str]:
@@ -46,8 +46,11 @@ def test_bid_ladder_writes_every_step(tmp_path):
     out = tmp_path / "bids.csv"
     run("bid_ladder", "--matches", "4", "--csv", str(out))
     table = pd.read_csv(out)
-    assert {"mean_edge", "match_win_rate", "a", "b"} <= set(table.columns)
-    assert "heuristic:hard" in set(table["a"]) and (table["deals"] > 0).all()
+    assert {"mean_edge", "match_win_rate", "a", "b", "player"} <= set(table.columns)
+    assert {"heuristic:hard", "neural:hard", "neural:neural"} <= set(table["a"]) and (table["deals"] > 0).all()
+    steps = table[table["contract"] == "all"]
+    assert len(steps) == 10 and set(steps["b"]) == {"random:hard", "heuristic:hard", "mc:hard", "atlas:hard",
+                                                    "random:neural", "heuristic:neural", "mc:neural", "atlas:neural"}
 
 
 def test_bid_table_writes_one_row_per_contract(tmp_path):
@@ -91,7 +94,7 @@ def test_pimc_regret_reports_each_player():
 
 @pytest.mark.parametrize("name, args, says", [
     ("tournament", ["--n", "0"], "--n: must be a positive integer, got 0"),
-    ("bid_ladder", ["--player", "nope"], "--player: invalid choice: 'nope'"),
+    ("bid_ladder", ["--players", "nope"], "--players: invalid choice: 'nope'"),
     ("calibration", ["--png", "{tmp}/missing/r.png"], "missing does not exist"),
     ("bid_table", ["{tmp}/hands.txt", "--out", "{tmp}/t.csv"], "cannot read the hands file"),
     ("pimc_regret", ["--players", "pimc:abc"], "the layouts after ':' must be an integer in 1..100,000"),

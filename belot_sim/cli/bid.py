@@ -6,7 +6,7 @@ import argparse
 import re
 import time
 
-from ..engine.registry import MODEL_BIDDERS, PLAYERS
+from ..engine.registry import DEFAULT_BID_PLAYERS, MODEL_BIDDERS, PLAYERS
 from .common import (UsageError, add_bidder_options, add_overwrite, add_rules, add_run_options, bidder_options_of,
                      bidders_value, check_output_file, players_value, positive_int, progress_of, rules_of, seat,
                      write_csv)
@@ -22,10 +22,11 @@ def add_parser(sub) -> None:
                                      "the --bidders model (HAND: the 5 cards; --seat: the seat to call).")
     bid.add_argument("hand", help='the cards, e.g. "JH 9H AH KS 7C"')
     bid.add_argument("--samples", type=positive_int, default=1000, help="layouts (default 1000)")
-    bid.add_argument("--players", type=players_value, default="dd",
-                     help="who plays the layouts: dd (default; every seat double-dummy, perfect information) or "
-                          "another of " + ", ".join(p for p in PLAYERS if p != "dd") + "; or four comma-separated "
-                          "names")
+    bid.add_argument("--players", type=players_value, default=DEFAULT_BID_PLAYERS,
+                     help=f"who plays the layouts: {DEFAULT_BID_PLAYERS} (default), dd (every seat double-dummy, "
+                          "perfect information: the face-up bound) or another of "
+                          + ", ".join(p for p in PLAYERS if p not in ("dd", DEFAULT_BID_PLAYERS))
+                          + "; or four comma-separated names")
     bid.add_argument("--seat", type=seat, default=0, help="your seat 0..3 (declarer; default 0)")
     bid.add_argument("--dealer", type=seat, default=None,
                      help="the dealer 0..3 (default: random per layout; with --auction, the dealer that makes "

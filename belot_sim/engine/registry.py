@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from types import MappingProxyType
 
-from ..kernels.bid_models.codes import ATLAS_BIDDER, HEURISTIC, MC_BIDDER, RANDOM_BIDDER
+from ..kernels.bid_models import neural_bidder
+from ..kernels.bid_models.codes import ATLAS_BIDDER, HEURISTIC, MC_BIDDER, NEURAL_BIDDER, RANDOM_BIDDER
 from ..kernels.policies.neural import LOADED_FROM, weights_path
 from ..kernels.policies.judging import DD, EASY, EXPERT, HARD, HYBRID, NEURAL, NORMAL, PIMC, PIMC_EXACT, RANDOM
 
@@ -34,6 +35,7 @@ BIDDERS = MappingProxyType({
     "heuristic": "a point count of its own 5 cards per contract against thresholds; doubles, redoubles",
     "mc": "judges every legal call by its expected match points on layouts consistent with the auction",
     "atlas": "bids the contract with the best expected match points in the bid atlas for its 5 cards and position",
+    "neural": "a network trained on the engine's own deals values every legal call; makes the best (bulgarian)",
 })
 
 #: Player name → policy code inside the kernels.
@@ -42,10 +44,10 @@ POLICY_CODES = MappingProxyType({"random": RANDOM, "easy": EASY, "normal": NORMA
                                  "hybrid": HYBRID})
 #: Bidder name → bidder code inside the kernels.
 BIDDER_CODES = MappingProxyType({"random": RANDOM_BIDDER, "heuristic": HEURISTIC, "mc": MC_BIDDER,
-                                 "atlas": ATLAS_BIDDER})
+                                 "atlas": ATLAS_BIDDER, "neural": NEURAL_BIDDER})
 #: Bidders an auction-aware estimate can take as the model of the other seats' calls (``mc`` would
 #: run its own simulations for every layout checked).
-MODEL_BIDDERS = ("random", "heuristic", "atlas")
+MODEL_BIDDERS = ("random", "heuristic", "atlas", "neural")
 #: Players that call the double-dummy solver (need its table; much slower per deal).
 SEARCH_PLAYERS = ("dd", "pimc", "pimc-exact", "expert", "hybrid")
 #: Players that sample ``worlds`` layouts per decision: without one seated, ``worlds`` changes nothing.
@@ -56,6 +58,9 @@ AUCTION_READERS = ("expert", "hybrid")
 NETWORK_PLAYERS = ("neural", "hybrid")
 #: Players shown every hand (perfect information); every other player sees only its own.
 PERFECT_INFORMATION = ("dd",)
+#: Who plays a bid estimate's layouts unless ``players=`` says otherwise: the strongest fair player that
+#: answers a 6-contract table of 1,000 layouts in well under a second (docs/bidding.md).
+DEFAULT_BID_PLAYERS = "neural"
 #: Players the ``mc`` bidder may play its layouts with (a searching player would take seconds per call).
 MC_PLAYERS = ("random", "easy", "normal", "hard", "neural")
 
@@ -81,6 +86,9 @@ def seat_codes(value, registry, what: str) -> tuple[int, int, int, int]:
             raise ValueError(f"unknown {what} {name!r}: available {what}s are {sorted(registry)}{four}")
         if registry is POLICY_CODES and name.lower() in NETWORK_PLAYERS:
             require_neural_weights()
+        if registry is BIDDER_CODES and name.lower() == "neural":
+            require_weights(neural_bidder.weights_path(), neural_bidder.LOADED_FROM, "neural bidder",
+                            "BELOT_SIM_BIDDER_WEIGHTS")
         codes.append(registry[name.lower()])
     return tuple(codes)
 
@@ -88,13 +96,18 @@ def seat_codes(value, registry, what: str) -> tuple[int, int, int, int]:
 def require_neural_weights() -> None:
     """A FileNotFoundError naming the weights file when the ``neural`` player has none to play with; a
     ValueError when ``$BELOT_SIM_NEURAL_WEIGHTS`` names another file than the one compiled in at import."""
-    path = weights_path()
+    require_weights(weights_path(), LOADED_FROM, "neural player", "BELOT_SIM_NEURAL_WEIGHTS")
+
+
+def require_weights(path, loaded_from, what: str, variable: str) -> None:
+    """A FileNotFoundError when the weights file ``path`` of ``what`` is missing; a ValueError when
+    ``$variable`` names another file than the one compiled into the kernels at import."""
     if not path.is_file():
-        raise FileNotFoundError(f"the neural player's weights file {path} does not exist (unset "
-                                f"$BELOT_SIM_NEURAL_WEIGHTS to play with the weights shipped in the package)")
-    if path.resolve() != LOADED_FROM:
-        raise ValueError(f"$BELOT_SIM_NEURAL_WEIGHTS names {path}, but the kernels were compiled at import with "
-                         f"{LOADED_FROM or 'no weights'}: set it before importing belot_sim")
+        raise FileNotFoundError(f"the {what}'s weights file {path} does not exist (unset ${variable} to use the "
+                                f"weights shipped in the package)")
+    if path.resolve() != loaded_from:
+        raise ValueError(f"${variable} names {path}, but the kernels were compiled at import with "
+                         f"{loaded_from or 'no weights'}: set it before importing belot_sim")
 
 
 def policy_codes(players) -> tuple[int, int, int, int]:

@@ -9,9 +9,12 @@ with the chosen players and score it fully (declarations, belot, valat, rounding
 >>> est.samples, 0.0 <= est.p_made <= 1.0
 (200, True)
 
-``players="dd"`` (the default) plays every seat double-dummy — the classic "can it be made with
-best play, cards face up" estimate (perfect information, so optimistic for the side with the
-stronger hands to coordinate); ``"hard"`` or ``"pimc"`` give realistic play.
+The layouts are played by ``players``: by default ``neural``
+(:data:`belot_sim.engine.registry.DEFAULT_BID_PLAYERS`), the strongest fair player that answers a
+6-contract table of 1,000 layouts in well under a second; ``"dd"`` plays every seat double-dummy: the
+classic "can it be made with best play, cards face up" bound (perfect information, so optimistic for
+the side with the stronger hands to coordinate); ``"hard"`` is faster and weaker, ``"pimc"`` and
+``"hybrid"`` stronger and hundreds of times slower.
 
 With ``auction=`` (the calls so far) the layouts are those consistent with the calls under a bidder
 model (:mod:`belot_sim.estimates.conditional`: exact rejection sampling); ``method="atlas"`` answers at once
@@ -34,7 +37,7 @@ from ..engine.checks import check_bool, check_int, check_probability, check_seed
 from ..engine.compiling import announce
 from ..engine.frames import categorize, deal_columns, join_arrays
 from ..engine.progress import Progress
-from ..engine.registry import is_searching, model_codes, policy_codes
+from ..engine.registry import DEFAULT_BID_PLAYERS, is_searching, model_codes, policy_codes
 from ..engine.runs import blocks
 from ..engine.searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
 from ..engine.stats import wilson_interval
@@ -389,8 +392,8 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
     multiplier : 1, 2 (doubled), 4 (redoubled) — bulgarian only (default 1, or the auction's).
     samples : layouts of the unseen cards (uniform among the consistent ones); default 1000.  Not
         with ``method="atlas"``, whose rows have their own.
-    players : one player for all seats or four: ``"dd"`` (default; every seat double-dummy,
-        perfect information), ``"pimc"``, ``"hard"``, ``"normal"``, ``"easy"``, ``"random"``.
+    players : one player for all seats or four (:data:`belot_sim.PLAYERS`): ``"neural"`` (default), ``"dd"``
+        (every seat double-dummy, perfect information: the face-up bound), ``"hard"``, ``"pimc"``, ...
     rules, seed, threads, worlds : as :func:`belot_sim.simulate` (layout ``i`` depends only on
         ``(seed, i)``; with an auction, candidate ``i`` does, and the accepted ones are kept in order).
     method : ``"sample"`` (play sampled layouts) or ``"atlas"`` (the shipped bid atlas: ``hard``
@@ -418,7 +421,7 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
                                rules)
         return _atlas_estimate(hand, rules.check_contract(contract), seat,
                                None if dealer is None else check_int(dealer, "dealer", 0, 3), rules)
-    players = "dd" if players is None else players
+    players = DEFAULT_BID_PLAYERS if players is None else players
     samples = DEFAULT_SAMPLES if samples is None else samples
     if auction is not None:
         if known is not None:
@@ -495,10 +498,10 @@ def _with_turned(known, turned, seat: int, rules: Rules, hand) -> tuple[object, 
 
 
 def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, bidders="heuristic", known=None,
-              turned=None, samples: int = 1000, players="dd", rules: Rules | str = "bulgarian", seed: int = 0,
-              threads: int | None = None, worlds: int = DEFAULT_WORLDS, contracts=None, min_p_made: float = 0.5,
-              max_tries: int | None = None, min_samples: int | None = None, bidder_options: dict | None = None,
-              progress: bool = False) -> pd.DataFrame:
+              turned=None, samples: int = 1000, players=DEFAULT_BID_PLAYERS, rules: Rules | str = "bulgarian",
+              seed: int = 0, threads: int | None = None, worlds: int = DEFAULT_WORLDS, contracts=None,
+              min_p_made: float = 0.5, max_tries: int | None = None, min_samples: int | None = None,
+              bidder_options: dict | None = None, progress: bool = False) -> pd.DataFrame:
     """Every contract of the rules (or ``contracts``: one contract or a list) evaluated on **the same**
     sampled layouts and play streams (common random numbers: differences between rows are not sampling
     noise).

@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.checks import check_int
+from ..engine.registry import DEFAULT_BID_PLAYERS
 from ..engine.searching import DEFAULT_WORLDS
 from ..engine.stats import wilson_interval
 from ..game.rules import Contract, Rules
@@ -65,13 +66,13 @@ class Calibration:
         return reliability_diagram([self], path, title=title)
 
 
-def calibration(n: int, *, bidders="heuristic", players="hard", estimate_players=None, samples: int = 200,
+def calibration(n: int, *, bidders="heuristic", players=DEFAULT_BID_PLAYERS, estimate_players=None, samples: int = 200,
                 seed: int = 0, rules: Rules | str = "bulgarian", method: str = "auction", model=None, bins: int = 10,
                 start: int = 0, threads: int | None = None, worlds: int = DEFAULT_WORLDS,
                 bidder_options: dict | None = None, max_tries: int = 20_000_000, min_samples: int | None = None,
                 progress: bool = False) -> Calibration:
-    """Play ``n`` deals (ids ``start..``; auctions by ``bidders``, play by ``players``) and check the
-    estimate of every contract played against its outcome.
+    """Play ``n`` deals (ids ``start..``; auctions by ``bidders``, play by ``players``, by default the
+    estimates' default player ``neural``) and check the estimate of every contract played against its outcome.
 
     ``estimate_players`` (default ``players``) play the estimate's ``samples`` layouts; ``method``
     is ``"auction"`` (layouts consistent with the whole auction under the bidder ``model``, default

@@ -12,7 +12,11 @@ the run's choice (``players``: one name, or four for seats 0..3).  A shard is an
 * ``values``: ``values`` (int16[rows, 32]; -1: not a legal card), ``legal`` (int64[rows], the legal
   cards' mask) and ``played`` (int8[rows], the card the deal's player chose);
 * ``owners``: ``owners`` (int8[rows, 32]: the holder of each card relative to the seat, 1..3; 0: a card
-  the seat can see) and ``trick`` (int8[rows]).
+  the seat can see) and ``trick`` (int8[rows]);
+* ``calls`` (the bidder's, :mod:`.call_labels`): no played deals but auctions of ``heuristic`` bidders
+  with some random calls (one shard in four without declarations); ``bits`` (uint64[rows, CALL_WORDS],
+  the packed bidder observations), ``values`` (int16[rows, 9]: each call code's value, -32768 not legal)
+  and ``heuristic`` (int8[rows]: the heuristic's call).
 """
 
 from __future__ import annotations
@@ -25,14 +29,21 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.io import write_atomically
+from ..engine.registry import policy_codes
 from ..game.rules import Rules
+from ..kernels.bidding.auction_loop import DEFAULT_WEIGHTS
+from ..kernels.core.auction_rules import MAX_CALLS
+from ..kernels.core.layouts import CALL_CODES
 from ..kernels.core.rule_flags import flags_of
 from ..kernels.solver.api import search_entries
 from ..simulation.deals import simulate
+from .call_labels import CALL_WORDS, label_calls
 from .labels import WORDS, label_deals, owner_deals
 
-#: Shards without an auction: one in this many.
+#: Shards without an auction (of calls: without declarations): one in this many.
 RANDOM_CONTRACT_EVERY = 4
+#: Calls made at random instead of the heuristic's in the auctions of call shards (:mod:`.call_labels`).
+CALL_EXPLORE = 0.15
 
 
 @dataclass(frozen=True)
@@ -47,8 +58,11 @@ class ShardPlan:
     #: What else the shards depend on, recorded with them (e.g. the digest of the weights a ``neural``
     #: seat played with: they are compiled into this process's kernels).
     note: str = ""
-    #: The labels (:data:`KINDS`): each legal card's value, or the holder of each unseen card.
+    #: The labels (:data:`KINDS`): each legal card's value, the holder of each unseen card, or each call's value.
     kind: str = "values"
+    #: Calls: the round of the bidder models (:func:`.call_labels.deal_models`; 1 and later seat the
+    #: ``neural`` bidder whose weights this process holds: name them in ``note``).
+    round: int = 0
 
     def __post_init__(self):
         if self.kind not in KINDS:
@@ -104,17 +118,51 @@ def owner_frame(deals, plays, rules="bulgarian", threads: int = 2) -> dict[str, 
     return {"bits": bits[rows], "owners": owners[rows], "trick": trick[rows]}
 
 
-#: What a shard's decisions are labelled with → the function that labels them and the arrays it writes.
-KINDS = {"values": (label_frame, ("bits", "values", "legal", "played")),
-         "owners": (owner_frame, ("bits", "owners", "trick"))}
+def played_shard(frame):
+    """A shard maker from a labelling of played deals (``frame``: :func:`label_frame`, :func:`owner_frame`)."""
+    def make(plan: ShardPlan, k: int) -> dict[str, np.ndarray]:
+        auction = k % RANDOM_CONTRACT_EVERY != RANDOM_CONTRACT_EVERY - 1
+        deals, plays = simulate(plan.deals, players=plan.players, bidders="heuristic" if auction else None,
+                                seed=plan.seed, start=k * plan.deals, plays=True, threads=plan.threads)
+        return frame(deals, plays, threads=plan.threads)
+    return make
+
+
+def call_shard(plan: ShardPlan, k: int) -> dict[str, np.ndarray]:
+    """The labelled calls of shard ``k``'s deals (:mod:`.call_labels`); shards 1, 5, 9, ... without
+    declarations (so a run's last shard, which validates, has them when their count is a multiple of 4),
+    the others under the bulgarian preset."""
+    rules = Rules.preset("bulgarian").replace(declarations=k % RANDOM_CONTRACT_EVERY != 1)
+    return call_frame(plan.seed, k * plan.deals, plan.deals, plan.players, rules, plan.threads, round_=plan.round)
+
+
+def call_frame(seed: int, start: int, n: int, players="neural", rules="bulgarian", threads: int = 2,
+               explore: float = CALL_EXPLORE, round_: int = 0) -> dict[str, np.ndarray]:
+    """The labelled calls of deals ``start .. start + n - 1`` of ``seed`` played by ``players``, bid by the
+    models of ``round_`` (:func:`.call_labels.deal_models`)."""
+    rows = MAX_CALLS * n
+    bits = np.zeros((rows, CALL_WORDS), dtype=np.uint64)
+    values = np.zeros((rows, CALL_CODES), dtype=np.int16)
+    heuristic = np.zeros(rows, dtype=np.int8)
+    counts = np.zeros(n, dtype=np.int32)
+    policies = np.array(policy_codes(players), dtype=np.int64)
+    label_calls(seed, start, n, round_, flags_of(Rules.coerce(rules)), explore, policies, DEFAULT_WEIGHTS.copy(),
+                threads, bits, values, heuristic, counts)
+    kept = (MAX_CALLS * np.arange(n)[:, None] + np.arange(MAX_CALLS)[None, :])[
+        np.arange(MAX_CALLS)[None, :] < counts[:, None]]
+    return {"bits": bits[kept], "values": values[kept], "heuristic": heuristic[kept]}
+
+
+#: What a shard's decisions are labelled with → how a shard is made, and its arrays with the width of
+#: each row (``None``: one value a row).
+KINDS = {"values": (played_shard(label_frame), {"bits": WORDS, "values": 32, "legal": None, "played": None}),
+         "owners": (played_shard(owner_frame), {"bits": WORDS, "owners": 32, "trick": None}),
+         "calls": (call_shard, {"bits": CALL_WORDS, "values": CALL_CODES, "heuristic": None})}
 
 
 def make_shard(plan: ShardPlan, k: int) -> Path:
-    """Play and label shard ``k`` and write it whole (module docstring)."""
-    auction = k % RANDOM_CONTRACT_EVERY != RANDOM_CONTRACT_EVERY - 1
-    deals, plays = simulate(plan.deals, players=plan.players, bidders="heuristic" if auction else None,
-                            seed=plan.seed, start=k * plan.deals, plays=True, threads=plan.threads)
-    arrays = KINDS[plan.kind][0](deals, plays, threads=plan.threads)
+    """Make and label shard ``k`` and write it whole (module docstring)."""
+    arrays = KINDS[plan.kind][0](plan, k)
     return write_atomically(plan.path(k), lambda tmp: _save(tmp, arrays))
 
 
@@ -132,11 +180,10 @@ def read_shard(path, kind: str = "values") -> dict[str, np.ndarray]:
         raise ValueError(f"{path} is not a readable shard of {kind} ({error}); delete it and rerun to make it "
                          f"again") from error
     rows = len(arrays["bits"])
-    per_card = [a for name, a in arrays.items() if name in ("values", "owners")]
-    if (arrays["bits"].shape != (rows, WORDS) or any(a.shape != (rows, 32) for a in per_card)
-            or any(len(a) != rows for a in arrays.values())):
+    widths = KINDS[kind][1]
+    if any(a.shape != ((rows,) if widths[name] is None else (rows, widths[name])) for name, a in arrays.items()):
         raise ValueError(f"{path}: arrays of shapes {[a.shape for a in arrays.values()]} are not a shard of this "
-                         f"version (observations of {WORDS} words)")
+                         f"version (observations of {widths['bits']} words)")
     return arrays
 
 
@@ -148,7 +195,7 @@ def make_shards(plan: ShardPlan, count: int, progress=None) -> list[Path]:
     folder.mkdir(parents=True, exist_ok=True)
     record = {"seed": plan.seed, "deals": plan.deals, "players": plan.players if isinstance(plan.players, str)
               else list(plan.players), "words": WORDS, "note": plan.note,
-              "kind": plan.kind}
+              "kind": plan.kind, **({"round": plan.round} if plan.round else {})}
     meta = folder / "shards.json"
     if meta.is_file():
         old = json.loads(meta.read_text())

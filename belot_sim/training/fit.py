@@ -1,4 +1,4 @@
-"""The ``neural`` network's training (PyTorch, the ``train`` extra: ``pip install "belot-sim[train]"``).
+"""The learned models' training (PyTorch, the ``train`` extra: ``pip install "belot-sim[train]"``).
 
 The network (:mod:`belot_sim.kernels.policies.neural`: ``INPUTS`` → ``H1`` → ``H2`` → 32, ReLU) learns
 each legal card's double-dummy value in the true deal from the seat's observation (:mod:`.labels`).
@@ -30,7 +30,10 @@ except ImportError as error:
 from ..engine.io import write_atomically
 from ..kernels.policies.neural import INPUTS
 from ..kernels.core.layouts import O_EXCLUDED
+from ..kernels.bid_models.neural_bidder import INPUTS as CALL_INPUTS
+from ..kernels.bid_models.neural_bidder import OUTPUTS as CALL_OUTPUTS
 from ..kernels.policies.owners import OUTPUTS as OWNER_OUTPUTS
+from .call_labels import NOT_LEGAL_CALL
 from .data import read_shard
 from .labels import NOT_LEGAL, SEEN
 
@@ -55,9 +58,9 @@ class FitPlan:
 
 
 class Network(torch.nn.Module):
-    def __init__(self, hidden1: int, hidden2: int, outputs: int = 32):
+    def __init__(self, hidden1: int, hidden2: int, outputs: int = 32, inputs: int = INPUTS):
         super().__init__()
-        self.layers = torch.nn.Sequential(torch.nn.Linear(INPUTS, hidden1), torch.nn.ReLU(),
+        self.layers = torch.nn.Sequential(torch.nn.Linear(inputs, hidden1), torch.nn.ReLU(),
                                           torch.nn.Linear(hidden1, hidden2), torch.nn.ReLU(),
                                           torch.nn.Linear(hidden2, outputs))
 
@@ -74,10 +77,10 @@ class Network(torch.nn.Module):
         return out
 
 
-def unpack(bits: np.ndarray) -> np.ndarray:
-    """Packed observations (uint64[n, WORDS]) → float32[n, INPUTS] of 0/1."""
+def unpack(bits: np.ndarray, inputs: int = INPUTS) -> np.ndarray:
+    """Packed observations (uint64[n, words]) → float32[n, inputs] of 0/1."""
     as_bytes = np.ascontiguousarray(bits).view(np.uint8).reshape(len(bits), -1)
-    return np.unpackbits(as_bytes, axis=1, bitorder="little")[:, :INPUTS].astype(np.float32)
+    return np.unpackbits(as_bytes, axis=1, bitorder="little")[:, :inputs].astype(np.float32)
 
 
 def load(paths, kind: str = "values") -> dict[str, np.ndarray]:
@@ -98,14 +101,16 @@ class ValuesTask:
     """``neural``'s card values: the centred loss; measured by the double-dummy points between the best
     legal card and the one the network prefers, and how often it prefers a best one."""
 
+    inputs = INPUTS
     outputs = 32
+    not_legal = NOT_LEGAL
     measures = ("val_points_lost", "val_best_chosen")
 
-    @staticmethod
-    def tensors(data: dict, rows: np.ndarray):
+    @classmethod
+    def tensors(cls, data: dict, rows: np.ndarray):
         values = data["values"][rows]
-        legal = values != NOT_LEGAL
-        return (torch.from_numpy(unpack(data["bits"][rows])),
+        legal = values != cls.not_legal
+        return (torch.from_numpy(unpack(data["bits"][rows], cls.inputs)),
                 torch.from_numpy(np.where(legal, values, 0).astype(np.float32) / VALUE_SCALE),
                 torch.from_numpy(legal.astype(np.float32)))
 
@@ -122,9 +127,19 @@ class ValuesTask:
         return len(v), float(((top - got) * VALUE_SCALE).sum()), float((got >= top).sum())
 
 
+class CallsTask(ValuesTask):
+    """The ``neural`` bidder's call values (:mod:`.call_labels`): the same centred loss over the legal
+    calls, measured by the match points between the best legal call and the preferred one."""
+
+    inputs = CALL_INPUTS
+    outputs = CALL_OUTPUTS
+    not_legal = NOT_LEGAL_CALL
+
+
 class OwnersTask:
     """The card-ownership model: log-loss over the seats not excluded, per hidden card."""
 
+    inputs = INPUTS
     outputs = OWNER_OUTPUTS
     measures = ("val_hidden_cards",)  # per decision
 
@@ -160,7 +175,7 @@ class OwnersTask:
         return hidden, hidden
 
 
-TASKS = {"values": ValuesTask, "owners": OwnersTask}
+TASKS = {"values": ValuesTask, "owners": OwnersTask, "calls": CallsTask}
 
 
 def evaluate(net: Network, data: dict, task=ValuesTask, batch: int = 8192) -> tuple[float, ...]:
@@ -187,7 +202,7 @@ def fit(run: Path, train: dict, valid: dict, plan: FitPlan, log=print) -> Networ
     torch.set_num_threads(plan.threads)
     torch.manual_seed(plan.seed)
     task = TASKS[plan.kind]
-    net = Network(plan.hidden1, plan.hidden2, task.outputs)
+    net = Network(plan.hidden1, plan.hidden2, task.outputs, task.inputs)
     opt = torch.optim.AdamW(net.parameters(), lr=plan.learning_rate, weight_decay=plan.weight_decay)
     n = len(train["bits"])
     steps_per_epoch = (n + plan.batch - 1) // plan.batch
@@ -253,3 +268,25 @@ def save_weights(net: Network, path: Path, meta: dict) -> Path:
 def _savez(tmp: Path, arrays: dict) -> None:
     with open(tmp, "wb") as f:
         np.savez(f, **arrays)
+
+
+def plot_values_curve(csv_path: Path, png: Path, unit: str, title: str) -> None:
+    """A values task's curve (``curve.csv`` of :func:`fit`) as a figure: the losses, and the validation
+    points lost by the preferred choice (``unit`` per decision)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import pandas as pd
+
+    curve = pd.read_csv(csv_path)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.4))
+    left.plot(curve["epoch"], curve["train_loss"], marker="o", label="training")
+    left.plot(curve["epoch"], curve["val_loss"], marker="o", label="validation")
+    left.set(xlabel="epoch", ylabel="centred squared error", title="loss")
+    left.legend()
+    right.plot(curve["epoch"], curve["val_points_lost"], marker="o", color="C2")
+    right.set(xlabel="epoch", ylabel=unit, title=title)
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+    plt.close(fig)

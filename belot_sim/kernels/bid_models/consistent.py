@@ -9,7 +9,7 @@ uniformly random order; :func:`first_mismatch` replays the calls with the model.
 that replay exactly (rejection sampling) leaves them uniform among the packs consistent with both
 the known cards and the calls.
 
-Models: deterministic bidders (``heuristic``, ``atlas``) call one thing for given cards, so a call
+Models: deterministic bidders (``heuristic``, ``atlas``, ``neural``) call one thing for given cards, so a call
 either matches or rejects the pack.  A ``random`` bidder's call does not depend on its cards (it
 passes with a fixed probability, else picks uniformly among the legal calls), so its calls have the
 same likelihood under every pack: they are not checked, which is what exact rejection with its draws
@@ -28,8 +28,9 @@ from ..core.layouts import A_N_CALLS, A_OVER, A_TO_MOVE
 from ..core.rng import shuffle
 from ..core.rule_flags import ALL_NO_TRUMPS
 from .atlas_bidder import atlas_call
-from .codes import ATLAS_BIDDER, HEURISTIC
+from .codes import ATLAS_BIDDER, HEURISTIC, NEURAL_BIDDER
 from .heuristic import heuristic_call
+from .neural_bidder import learned_call
 
 
 @njit(cache=True)
@@ -59,6 +60,8 @@ def model_call(model, legal, hand5, seat, state, family, flags, turned_card, wei
         code = heuristic_call(legal, hand5, seat, state, family, flags, turned_card, weights)
     elif model == ATLAS_BIDDER:
         code = atlas_call(legal, hand5, seat, state, family, flags, turned_card, weights)
+    elif model == NEURAL_BIDDER:
+        code = learned_call(legal, hand5, seat, state, family, flags, turned_card, weights)
     else:
         return -1
     if code < 0 or code >= N_CODES or not (legal >> code) & 1:
@@ -89,15 +92,16 @@ def first_mismatch(calls, n_calls, hands5, dealer, family, flags, turned_card, m
 
 
 @njit(cache=True)
-def finish_auction(state, hands5, family, flags, turned_card, model, weights):
-    """Complete the auction in ``state`` with every seat calling as ``model`` (``heuristic`` or
-    ``atlas``) would with ``hands5`` under the rule options ``flags``."""
+def finish_auction(state, hands5, family, flags, turned_card, models, weights):
+    """Complete the auction in ``state`` with every seat calling as its deterministic bidder model
+    ``models[seat]`` (``heuristic``, ``atlas``, ``neural``) would with ``hands5`` under the rule options
+    ``flags``."""
     all_no_trumps = (flags & ALL_NO_TRUMPS) != 0
     turned_suit = turned_card >> 3 if family == FAMILY_CLASSIC else -1
     while state[A_OVER] == 0 and state[A_N_CALLS] < MAX_CALLS:
         seat = state[A_TO_MOVE]
         legal = legal_calls(state, seat, family, all_no_trumps, turned_suit)
-        code = model_call(model, legal, hands5[seat], seat, state, family, flags, turned_card, weights)
+        code = model_call(models[seat], legal, hands5[seat], seat, state, family, flags, turned_card, weights)
         apply_call(state, PASS if code < 0 else code, family, all_no_trumps, turned_suit)
 
 

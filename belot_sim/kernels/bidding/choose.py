@@ -12,14 +12,15 @@ from __future__ import annotations
 from numba import njit
 
 from ..bid_models.atlas_bidder import atlas_call
-from ..bid_models.codes import ATLAS_BIDDER, HEURISTIC, MC_BIDDER, RANDOM_BIDDER
+from ..bid_models.codes import ATLAS_BIDDER, HEURISTIC, MC_BIDDER, NEURAL_BIDDER, RANDOM_BIDDER
 from ..bid_models.heuristic import heuristic_call
+from ..bid_models.neural_bidder import learned_call
 from ..core.auction_rules import PASS
 from ..core.layouts import BI_FLAGS
 from .mc import mc_call
 from .random_bidder import random_call
 
-__all__ = ["ATLAS_BIDDER", "HEURISTIC", "MC_BIDDER", "RANDOM_BIDDER", "choose_call"]
+__all__ = ["ATLAS_BIDDER", "HEURISTIC", "MC_BIDDER", "NEURAL_BIDDER", "RANDOM_BIDDER", "choose_call"]
 
 
 @njit(cache=True)
@@ -40,4 +41,6 @@ def choose_call(bidder, legal, r32, hand5, seat, state, family, turned_card, int
         return mc_call(legal, r32, hand5, seat, state, family, turned_card, ints, weights)
     if bidder == ATLAS_BIDDER:
         return atlas_call(legal, hand5, seat, state, family, ints[BI_FLAGS], turned_card, weights)
+    if bidder == NEURAL_BIDDER:
+        return learned_call(legal, hand5, seat, state, family, ints[BI_FLAGS], turned_card, weights)
     return PASS

@@ -101,7 +101,7 @@ def mc_call(legal, r32, hand5, seat, state, family, turned_card, ints, weights):
             if not (judged >> code) & 1:
                 continue
             after[:] = state
-            apply_and_finish(after, code, hands5, family, flags, turned_card, weights)
+            apply_and_finish(after, code, hands5, family, flags, turned_card, models, weights)
             if after[A_VOID]:
                 continue  # nobody plays: worth 0 to both teams
             contract, declarer, multiplier = after[A_CONTRACT], after[A_DECLARER], after[A_MULTIPLIER]
@@ -201,7 +201,7 @@ def candidates(legal, base, hand5, seat, state, family, flags, turned_card, weig
 
 
 @njit(cache=True)
-def apply_and_finish(state, code, hands5, family, flags, turned_card, weights):
-    """Make ``code`` for the seat to move, then finish the auction as the heuristic would."""
+def apply_and_finish(state, code, hands5, family, flags, turned_card, models, weights):
+    """Make ``code`` for the seat to move, then finish the auction as the seats' ``models`` would."""
     apply_call(state, code, family, (flags & ALL_NO_TRUMPS) != 0, turned_card >> 3 if family == 1 else -1)
-    finish_auction(state, hands5, family, flags, turned_card, HEURISTIC, weights)
+    finish_auction(state, hands5, family, flags, turned_card, models, weights)

@@ -8,24 +8,25 @@ example ``V_PLAYED``), written out at its end from the tables (:func:`generated_
 the kernels import (Numba reads module-level integers as compile-time constants).
 ``tests/test_layouts.py`` checks that the slots of every layout are distinct and in bounds.
 
-=====================  ========  =====================================================================
-layout                 prefix    array
-=====================  ========  =====================================================================
-:data:`AUCTION`        ``A_``    an auction in progress (:mod:`.auction_rules`)
-:data:`VIEW`           ``V_``    the public view of a deal (:mod:`belot_sim.kernels.policies.view`)
-:data:`HISTORY`        ``H_``    a deal's record up to one decision (:mod:`belot_sim.kernels.policies.position`)
-:data:`SCRATCH`        ``S_``    the searching players' per-thread work space
-:data:`SOLVER_CTX`     ``C_``    the double-dummy solver's per-solve context
-:data:`BIDDER_INTS`    ``BI_``   integer bidder parameters (sample counts, player codes, rule flags)
-:data:`BIDDER_WEIGHTS` ``BW_``   real-valued bidder parameters (weights, thresholds, probabilities)
-:data:`DEAL_SMALL`     ``D_``    rows of a batch's small per-deal outputs (``int8[rows, n]``)
-:data:`DEAL_POINTS`    ``P_``    rows of a batch's point outputs (``int16[rows, n]``)
-:data:`DEAL_AUCTION`   ``AH_``   rows of a batch's auction-time cards (``uint32[rows, n]``)
-:data:`MATCH_OUT`      ``M_``    rows of a match batch's per-match outputs (``int64[rows, n]``)
-:data:`MATCH_TOTALS`   ``MT_``   rows of a match batch's running totals (``int32[rows, deals]``)
-:data:`PLAYED_DEAL`    ``R_``    positions in the tuple :func:`belot_sim.kernels.play_loop.play_deal` returns
-:data:`OBSERVATION`    ``O_``    what a seat knows as 0/1 inputs (:mod:`belot_sim.kernels.policies.encoding`)
-=====================  ========  =====================================================================
+=========================  ========  =====================================================================
+layout                     prefix    array
+=========================  ========  =====================================================================
+:data:`AUCTION`            ``A_``    an auction in progress (:mod:`.auction_rules`)
+:data:`VIEW`               ``V_``    the public view of a deal (:mod:`belot_sim.kernels.policies.view`)
+:data:`HISTORY`            ``H_``    a deal's record up to one decision (:mod:`belot_sim.kernels.policies.position`)
+:data:`SCRATCH`            ``S_``    the searching players' per-thread work space
+:data:`SOLVER_CTX`         ``C_``    the double-dummy solver's per-solve context
+:data:`BIDDER_INTS`        ``BI_``   integer bidder parameters (sample counts, player codes, rule flags)
+:data:`BIDDER_WEIGHTS`     ``BW_``   real-valued bidder parameters (weights, thresholds, probabilities)
+:data:`DEAL_SMALL`         ``D_``    rows of a batch's small per-deal outputs (``int8[rows, n]``)
+:data:`DEAL_POINTS`        ``P_``    rows of a batch's point outputs (``int16[rows, n]``)
+:data:`DEAL_AUCTION`       ``AH_``   rows of a batch's auction-time cards (``uint32[rows, n]``)
+:data:`MATCH_OUT`          ``M_``    rows of a match batch's per-match outputs (``int64[rows, n]``)
+:data:`MATCH_TOTALS`       ``MT_``   rows of a match batch's running totals (``int32[rows, deals]``)
+:data:`PLAYED_DEAL`        ``R_``    positions in the tuple :func:`belot_sim.kernels.play_loop.play_deal` returns
+:data:`OBSERVATION`        ``O_``    what a seat knows as 0/1 inputs (:mod:`belot_sim.kernels.policies.encoding`)
+:data:`CALL_OBSERVATION`   ``B_``    what a seat knows when it calls, as 0/1 inputs (:mod:`..bid_models.neural_bidder`)
+=========================  ========  =====================================================================
 """
 
 from __future__ import annotations
@@ -393,8 +394,22 @@ OBSERVATION = Layout("O_", np.int8, "what a seat knows (observation)", (
     ("AUCTION", MAX_AUCTION_CALLS * CALL_CODES, "call k of the auction, one-hot by code"),
 ))
 
+#: Non-pass call codes (contracts, double, redouble): the calls a seat's history records.
+BID_CODES = CALL_CODES - 1
+
+CALL_OBSERVATION = Layout("B_", np.int8, "what a seat knows when it calls (the neural bidder's input)", (
+    ("HAND", 32, "the caller's 5 cards"),
+    ("POSITION", 4, "the caller's place in the calling order (0: the first to call, after the dealer)"),
+    ("CONTRACT", 7, "the current contract: none yet, C, D, H, S, NT, AT"),
+    ("DECLARER", 4, "the seat that made the current contract call (relative: 0 the caller, 2 its partner)"),
+    ("MULTIPLIER", 2, "doubled, redoubled"),
+    ("PASSES", 3, "1, 2 or 3 consecutive passes just before this call"),
+    ("CALLED", 4 * BID_CODES, "the contracts, doubles and redoubles each seat (relative) has called so far"),
+    ("DECLARATIONS", 1, "declarations are scored (the deal's rule option)"),
+))
+
 LAYOUTS = (AUCTION, VIEW, HISTORY, SCRATCH, SOLVER_CTX, BIDDER_INTS, BIDDER_WEIGHTS, DEAL_SMALL, DEAL_POINTS,
-           DEAL_AUCTION, MATCH_OUT, MATCH_TOTALS, PLAYED_DEAL, OBSERVATION)
+           DEAL_AUCTION, MATCH_OUT, MATCH_TOTALS, PLAYED_DEAL, OBSERVATION, CALL_OBSERVATION)
 
 GENERATED_START = "# --- the slots' constants, generated from the tables above"
 GENERATED_END = "# --- end of the generated constants"
@@ -655,4 +670,14 @@ O_DECLARER = 656
 O_MULTIPLIER = 660
 O_AUCTION = 663
 O_SIZE = 1185
+# what a seat knows when it calls (the neural bidder's input)
+B_HAND = 0
+B_POSITION = 32
+B_CONTRACT = 36
+B_DECLARER = 43
+B_MULTIPLIER = 47
+B_PASSES = 49
+B_CALLED = 52
+B_DECLARATIONS = 84
+B_SIZE = 85
 # --- end of the generated constants ---

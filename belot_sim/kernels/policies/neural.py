@@ -8,7 +8,7 @@ of the highest value (the lowest card index among equal values), so it draws no 
 
 The weights ship in the package (``belot_sim/data/neural.npz``; ``$BELOT_SIM_NEURAL_WEIGHTS``, set
 before belot_sim is imported, names another file, e.g. a training run's) and are read once, when this
-module is imported.  Numba compiles them into the kernels as constants (:mod:`.mlp`, the forward pass),
+module is imported.  Numba compiles them into the kernels as constants (:mod:`..core.mlp`, the forward pass),
 so no run needs torch, and :mod:`belot_sim._cache` keys the compiled kernels on the weights file too.
 
 The network: ``INPUTS`` → ``H1`` → ``H2`` → 32, ReLU after each hidden layer; the file holds ``w1``
@@ -27,7 +27,7 @@ from ..core.bits import ctz
 from ..core.layouts import O_AUCTION, O_SIZE, V_CONTRACT
 from ..core.tables import NT
 from .encoding import encode_play, swap_card
-from .mlp import forward, load_network, startup_network
+from ..core.mlp import forward, load_network, startup_network
 
 #: The shipped weights; ``$BELOT_SIM_NEURAL_WEIGHTS`` overrides (:func:`weights_path`).
 PACKAGE_WEIGHTS = Path(__file__).resolve().parents[2] / "data" / "neural.npz"
@@ -41,7 +41,7 @@ def weights_path() -> Path:
 
 
 def load_weights(path) -> tuple[np.ndarray, ...]:
-    """``(w1, b1, w2, b2, w3, b3)`` of a ``neural`` weights file (:func:`.mlp.load_network`)."""
+    """``(w1, b1, w2, b2, w3, b3)`` of a ``neural`` weights file (:func:`..core.mlp.load_network`)."""
     return load_network(path, INPUTS, 32, "neural")
 
 

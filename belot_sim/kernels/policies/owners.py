@@ -1,7 +1,7 @@
 """The card-ownership model: for each card a seat cannot see, the probability that each other seat
 holds it, from what the seat knows — and layouts of the unseen cards drawn with it.
 
-The model is a small network (:mod:`.mlp`) reading the ``neural`` player's inputs (:mod:`.encoding`,
+The model is a small network (:mod:`..core.mlp`) reading the ``neural`` player's inputs (:mod:`.encoding`,
 trump named clubs) and giving, for each other seat ``r`` (1..3 places after the seat) and card ``c``,
 a logit at output ``32 * (r - 1) + c``.  A card's probabilities are the softmax of its logits over the
 seats that may hold it (not excluded by the play, with room left).  It was trained on the engine's own
@@ -30,7 +30,7 @@ from ..core.layouts import O_SIZE, S_ODDS, S_POOL, S_WORLD_RNG, V_CONTRACT
 from ..core.rng import shuffle
 from ..core.tables import NT
 from .encoding import encode_play, swap_card
-from .mlp import forward, load_network, startup_network
+from ..core.mlp import forward, load_network, startup_network
 from .neural import INPUTS
 from .sampling import place_cards, unseen_cards
 
@@ -47,7 +47,7 @@ MAX_ODDS = 32 * ODDS_ONE
 
 
 def load_weights(path) -> tuple[np.ndarray, ...]:
-    """``(w1, b1, w2, b2, w3, b3)`` of an ownership weights file (:func:`.mlp.load_network`)."""
+    """``(w1, b1, w2, b2, w3, b3)`` of an ownership weights file (:func:`..core.mlp.load_network`)."""
     return load_network(path, INPUTS, OUTPUTS, "card-ownership")
 
 

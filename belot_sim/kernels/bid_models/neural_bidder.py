@@ -1,0 +1,110 @@
+"""``neural`` (the bidder): the legal call a small network values most, from what the seat knows.
+
+The network reads the caller's 5 cards, its place in the calling order, the current contract, its
+declarer and multiplier, the passes just made and every call each seat has made (layout
+:data:`belot_sim.kernels.core.layouts.CALL_OBSERVATION`, :func:`encode_call`), and gives each of the 9
+call codes a value: its estimate, in match points for the caller's team minus the other team's, of
+making that call and letting every seat finish the auction as the ``heuristic`` would, the deal then
+played by the ``neural`` player — the labels it was trained on (``scripts/train_bidder.py``,
+docs/bidding.md).  It makes the legal call of the highest value (the lowest code among equal values), so
+it draws no random numbers and, being a function of the cards and the auction only, can also be the
+model of an auction that layouts replay (:mod:`.consistent`).
+
+Trained on bulgarian auctions: the Python edge refuses it in classic, where the kernels call as the
+``heuristic``.
+The weights ship in the package (``belot_sim/data/bidder.npz``; ``$BELOT_SIM_BIDDER_WEIGHTS``, set before
+belot_sim is imported, names another file) and are compiled into the kernels as constants
+(:mod:`..core.mlp`), keyed in :mod:`belot_sim._cache` like the players'.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+from numba import njit
+
+from ..core.auction_rules import FAMILY_CLASSIC, N_CODES, PASS
+from ..core.layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A_MULTIPLIER, A_N_CALLS, A_PASSES,
+                            B_CALLED, B_CONTRACT, B_DECLARATIONS, B_DECLARER, B_HAND, B_MULTIPLIER, B_PASSES,
+                            B_POSITION, B_SIZE, BID_CODES)
+from ..core.mlp import forward, load_network, startup_network
+from ..core.rule_flags import DECLARATIONS
+from .heuristic import heuristic_call
+
+#: The shipped weights; ``$BELOT_SIM_BIDDER_WEIGHTS`` overrides (:func:`weights_path`).
+PACKAGE_WEIGHTS = Path(__file__).resolve().parents[2] / "data" / "bidder.npz"
+#: The network's inputs and outputs (one value per call code).
+INPUTS, OUTPUTS = B_SIZE, N_CODES
+
+
+def weights_path() -> Path:
+    """The weights file this process bids with."""
+    return Path(os.environ.get("BELOT_SIM_BIDDER_WEIGHTS") or PACKAGE_WEIGHTS)
+
+
+def load_weights(path) -> tuple[np.ndarray, ...]:
+    """``(w1, b1, w2, b2, w3, b3)`` of a bidder weights file (:func:`..core.mlp.load_network`)."""
+    return load_network(path, INPUTS, OUTPUTS, "neural bidder")
+
+
+#: The file read at import (``None``: there was none; a stand-in of zeros is compiled in and the Python
+#: edge refuses the bidder).
+LOADED_FROM, (W1, B1, W2, B2, W3, B3) = startup_network(weights_path(), INPUTS, OUTPUTS, "neural bidder")
+
+
+@njit(cache=True)
+def encode_call(obs, hand5, seat, state, flags):
+    """``obs`` (int8[B_SIZE]) = what ``seat`` knows when it calls in the auction ``state`` (bulgarian)."""
+    obs[:] = 0
+    for c in range(32):
+        if (hand5 >> c) & 1:
+            obs[B_HAND + c] = 1
+    obs[B_POSITION + ((seat - state[A_DEALER] - 1) & 3)] = 1
+    contract = state[A_CONTRACT]
+    obs[B_CONTRACT + contract + 1] = 1
+    if contract >= 0:
+        obs[B_DECLARER + ((state[A_DECLARER] - seat) & 3)] = 1
+    if state[A_MULTIPLIER] >= 2:
+        obs[B_MULTIPLIER + (1 if state[A_MULTIPLIER] >= 4 else 0)] = 1
+    passes = state[A_PASSES]
+    if passes > 0:
+        obs[B_PASSES + min(passes, 3) - 1] = 1
+    caller = (state[A_DEALER] + 1) & 3
+    for k in range(state[A_N_CALLS]):
+        code = state[A_CALLS + k]
+        if code != PASS:
+            obs[B_CALLED + ((caller - seat) & 3) * BID_CODES + code - 1] = 1
+        caller = (caller + 1) & 3
+    if flags & DECLARATIONS:
+        obs[B_DECLARATIONS] = 1
+
+
+@njit(cache=True)
+def call_values(obs, out):
+    """The network's 9 call values (``out``, float32[9]) for ``obs`` (int8[B_SIZE])."""
+    forward(obs, INPUTS, W1, B1, W2, B2, W3, B3, out)
+
+
+@njit(cache=True)
+def neural_call(legal, hand5, seat, state, flags):
+    """The legal call code of the highest value (module docstring) for ``seat``, the seat to call."""
+    obs = np.empty(B_SIZE, dtype=np.int8)
+    out = np.empty(OUTPUTS, dtype=np.float32)
+    encode_call(obs, hand5, seat, state, flags)
+    call_values(obs, out)
+    best = PASS
+    for code in range(1, OUTPUTS):
+        if (legal >> code) & 1 and out[code] > out[best]:
+            best = code
+    return best
+
+
+@njit(cache=True)
+def learned_call(legal, hand5, seat, state, family, flags, turned_card, weights):
+    """The ``neural`` bidder's call as the bidders' dispatch asks it (arguments as
+    :func:`.heuristic.heuristic_call`): :func:`neural_call`, the ``heuristic``'s in classic."""
+    if family == FAMILY_CLASSIC:
+        return heuristic_call(legal, hand5, seat, state, family, flags, turned_card, weights)
+    return neural_call(legal, hand5, seat, state, flags)

@@ -1,0 +1,178 @@
+"""Train the ``neural`` bidder from the engine's own deals, in one resumable command.
+
+    pip install torch==2.13.0 && pip install -e ".[train]"
+    python scripts/train_bidder.py --out runs/bidder --seed 1 --ship
+
+Round 0, then each further round (``--rounds``), every step skipped when its output is already there (a
+stopped run resumes where it stopped):
+
+1. **Data**: shards of ``--deals`` bulgarian deals whose auctions are called by the round's bidder models
+   with a random call now and then, every call with a choice labelled with the value of each legal call:
+   made, the auction finished by the models, the deal played out by ``--player``
+   (belot_sim/training/call_labels.py).  Round 0: ``--shards`` shards, every seat ``heuristic``; round
+   ``r``: ``--round-shards`` shards, one team the ``neural`` bidder of round ``r - 1`` (recorded by
+   digest), the other ``heuristic`` or that bidder too.  One shard in four is dealt without
+   declarations; the last shard of each round validates.
+2. **Fit**: a fresh network on every round's shards so far, ``--epochs`` epochs, a checkpoint after each
+   (belot_sim/training/fit.py, kind ``calls``): ``bidder-<r>.npz``; the last round's is ``bidder.npz``,
+   with ``curve.csv`` and ``curve.png``.
+3. **Duplicate check**: each round's weights in ``--eval-matches`` duplicate matches to 151 against
+   ``heuristic``, both teams playing ``neural`` cards, then both playing ``hard``
+   (:func:`belot_sim.match_tournament`), in a fresh process (the weights are compiled into its kernels):
+   ``evaluation-<r>.csv``.
+
+``--ship`` copies ``bidder.npz`` to ``belot_sim/data/bidder.npz`` (the weights the package bids with).
+The same seed and arguments give the same shards; the fit is deterministic on one machine and thread count.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import pickle
+import shutil
+import subprocess
+import sys
+from dataclasses import asdict
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def parse_args(argv=None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    parser.add_argument("--out", type=Path, default=Path("runs/bidder"), help="the run's folder (default runs/bidder)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the deals and of the fit (default 1)")
+    parser.add_argument("--shards", type=int, default=16, help="round 0's shards (default 16)")
+    parser.add_argument("--rounds", type=int, default=2, help="rounds of data and fit (default 2)")
+    parser.add_argument("--round-shards", type=int, default=8, help="shards of each later round (default 8)")
+    parser.add_argument("--deals", type=int, default=50_000, help="deals per shard (default 50000)")
+    parser.add_argument("--player", default="neural", help="the player of the playouts (default neural)")
+    parser.add_argument("--epochs", type=int, default=6, help="passes over the training shards (default 6)")
+    parser.add_argument("--hidden", type=int, nargs=2, default=(256, 128), metavar=("H1", "H2"),
+                        help="the hidden layers' widths (default 256 128)")
+    parser.add_argument("--threads", type=int, default=2, help="threads for the data and the fit (default 2)")
+    parser.add_argument("--eval-matches", type=int, default=2000,
+                        help="duplicate matches per card player in each round's check (default 2000; 0: none)")
+    parser.add_argument("--ship", action="store_true", help="copy the weights to belot_sim/data/bidder.npz")
+    args = parser.parse_args(argv)
+    for name in ("shards", "rounds", "round_shards", "deals", "epochs", "threads"):
+        if getattr(args, name) < 1:
+            parser.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
+    if args.shards < 2 or (args.rounds > 1 and args.round_shards < 2):
+        parser.error("--shards and --round-shards must be at least 2: the last shard of each round validates")
+    if args.eval_matches < 0:
+        parser.error(f"--eval-matches must be 0 or more, got {args.eval_matches}")
+    return args
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
+
+
+def weights_env(weights: Path | None) -> dict:
+    env = dict(os.environ)
+    if weights is not None:
+        env["BELOT_SIM_BIDDER_WEIGHTS"] = str(weights.resolve())
+    return env
+
+
+def make_data(args, r: int, previous: Path | None) -> list[Path]:
+    """Round ``r``'s shards, made in a fresh process that holds the previous round's bidder (its weights
+    are compiled into the kernels at import)."""
+    from belot_sim.kernels.policies.neural import LOADED_FROM
+    from belot_sim.training.data import ShardPlan
+
+    note = f"neural weights {digest(LOADED_FROM)}" if args.player == "neural" else ""
+    if r == 0:
+        plan, count = ShardPlan(args.out / "shards", seed=args.seed, deals=args.deals, players=args.player,
+                                threads=args.threads, kind="calls", note=note), args.shards
+    else:
+        plan, count = ShardPlan(args.out / f"shards-round{r}", seed=1000 * args.seed + r, deals=args.deals,
+                                players=args.player, threads=args.threads, kind="calls", round=r,
+                                note=f"{note}, bidder weights {digest(previous)}"), args.round_shards
+    code = ("import sys, time, pickle; from belot_sim.training.data import make_shards\n"
+            "plan, count = pickle.loads(bytes.fromhex(sys.argv[1])); t = time.perf_counter()\n"
+            "make_shards(plan, count, lambda k, n: print(f'data: round {sys.argv[2]}, shard {k}/{n} '\n"
+            "            f'({time.perf_counter() - t:.0f} s)', flush=True))")
+    subprocess.run([sys.executable, "-c", code, pickle.dumps((plan, count)).hex(), str(r)],
+                   env=weights_env(previous), check=True)
+    return [plan.path(k) for k in range(count)]
+
+
+def make_weights(args, r: int, rounds: list[list[Path]]) -> Path:
+    """Round ``r``'s weights: a fresh network on every round's shards so far but each round's last."""
+    from belot_sim.training.fit import FitPlan, fit, load, save_weights
+
+    weights = args.out / f"bidder-{r}.npz"
+    if weights.is_file():
+        return weights
+    plan = FitPlan(seed=args.seed + r, epochs=args.epochs, hidden1=args.hidden[0], hidden2=args.hidden[1],
+                   threads=args.threads, kind="calls")
+    train_paths = [p for paths in rounds for p in paths[:-1]]
+    valid_paths = [paths[-1] for paths in rounds]
+    train, valid = load(train_paths, "calls"), load(valid_paths, "calls")
+    print(f"fit {r}: {len(train['bits']):,} training calls, {len(valid['bits']):,} validation calls", flush=True)
+    net = fit(args.out / ("fit" if r == 0 else f"fit-{r}"), train, valid, plan)
+    meta = {"fit": asdict(plan), "round": r,
+            "shards": [str(p.relative_to(args.out)) for paths in rounds for p in paths],
+            "labels": f"each legal call's match points, the auction finished by the round's bidder models and "
+                      f"the deal played by {args.player}"}
+    return save_weights(net, weights, meta)
+
+
+def evaluate(args, r: int, weights: Path) -> None:
+    """The duplicate matches against ``heuristic`` in a fresh process (the weights are compiled in)."""
+    path = args.out / f"evaluation-{r}.csv"
+    if path.is_file() or not args.eval_matches:
+        return
+    code = ("import sys, pandas as pd, belot_sim as bs\n"
+            "n, seed = map(int, sys.argv[1:3]); rows = []\n"
+            "for player in ('neural', 'hard'):\n"
+            "    table = bs.match_tournament(('neural', player), ('heuristic', player), n, seed=seed)\n"
+            "    print(bs.format_match_tournament(table), flush=True)\n"
+            "    rows.append(table.loc[['all']].assign(player=player))\n"
+            "pd.concat(rows).to_csv(sys.argv[3])")
+    subprocess.run([sys.executable, "-c", code, str(args.eval_matches), str(10_000 + args.seed), str(path)],
+                   env=weights_env(weights), check=True)
+
+
+def run(args) -> Path:
+    from belot_sim.training.fit import plot_values_curve
+
+    rounds: list[list[Path]] = []
+    weights = None
+    for r in range(args.rounds):
+        rounds.append(make_data(args, r, weights))
+        weights = make_weights(args, r, rounds)
+        evaluate(args, r, weights)
+    final = args.out / "bidder.npz"
+    shutil.copy(weights, final)
+    last = args.rounds - 1
+    shutil.copy(args.out / ("fit" if last == 0 else f"fit-{last}") / "curve.csv", args.out / "curve.csv")
+    plot_values_curve(args.out / "curve.csv", args.out / "curve.png", "match points per call",
+                      "validation: points lost by the preferred call")
+    return final
+
+
+def main(argv=None) -> int:
+    args = parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    (args.out / "arguments.json").write_text(json.dumps({k: str(v) if isinstance(v, Path) else v
+                                                         for k, v in vars(args).items()}, indent=1))
+    try:
+        final = run(args)
+        if args.ship:
+            shutil.copy(final, ROOT / "belot_sim" / "data" / "bidder.npz")
+            print(f"shipped {final} to belot_sim/data/bidder.npz")
+    except KeyboardInterrupt:
+        print("stopped: rerun the same command to resume", file=sys.stderr)
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
