@@ -28,17 +28,15 @@ The same seed and arguments give the same shards; the fit is deterministic on on
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
-import os
-import pickle
 import shutil
 import subprocess
 import sys
 from dataclasses import asdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from training_runs import digest, run_training, shards_in_process, weights_env
+
+WEIGHTS_VARIABLE = "BELOT_SIM_BIDDER_WEIGHTS"
 
 
 def parse_args(argv=None) -> argparse.Namespace:
@@ -69,17 +67,6 @@ def parse_args(argv=None) -> argparse.Namespace:
     return args
 
 
-def digest(path: Path) -> str:
-    return hashlib.sha256(Path(path).read_bytes()).hexdigest()[:16]
-
-
-def weights_env(weights: Path | None) -> dict:
-    env = dict(os.environ)
-    if weights is not None:
-        env["BELOT_SIM_BIDDER_WEIGHTS"] = str(weights.resolve())
-    return env
-
-
 def make_data(args, r: int, previous: Path | None) -> list[Path]:
     """Round ``r``'s shards, made in a fresh process that holds the previous round's bidder (its weights
     are compiled into the kernels at import)."""
@@ -94,13 +81,7 @@ def make_data(args, r: int, previous: Path | None) -> list[Path]:
         plan, count = ShardPlan(args.out / f"shards-round{r}", seed=1000 * args.seed + r, deals=args.deals,
                                 players=args.player, threads=args.threads, kind="calls", round=r,
                                 note=f"{note}, bidder weights {digest(previous)}"), args.round_shards
-    code = ("import sys, time, pickle; from belot_sim.training.data import make_shards\n"
-            "plan, count = pickle.loads(bytes.fromhex(sys.argv[1])); t = time.perf_counter()\n"
-            "make_shards(plan, count, lambda k, n: print(f'data: round {sys.argv[2]}, shard {k}/{n} '\n"
-            "            f'({time.perf_counter() - t:.0f} s)', flush=True))")
-    subprocess.run([sys.executable, "-c", code, pickle.dumps((plan, count)).hex(), str(r)],
-                   env=weights_env(previous), check=True)
-    return [plan.path(k) for k in range(count)]
+    return shards_in_process(plan, count, f"round {r}", weights_env(WEIGHTS_VARIABLE, previous))
 
 
 def make_weights(args, r: int, rounds: list[list[Path]]) -> Path:
@@ -137,7 +118,7 @@ def evaluate(args, r: int, weights: Path) -> None:
             "    rows.append(table.loc[['all']].assign(player=player))\n"
             "pd.concat(rows).to_csv(sys.argv[3])")
     subprocess.run([sys.executable, "-c", code, str(args.eval_matches), str(10_000 + args.seed), str(path)],
-                   env=weights_env(weights), check=True)
+                   env=weights_env(WEIGHTS_VARIABLE, weights), check=True)
 
 
 def run(args) -> Path:
@@ -159,19 +140,7 @@ def run(args) -> Path:
 
 
 def main(argv=None) -> int:
-    args = parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "arguments.json").write_text(json.dumps({k: str(v) if isinstance(v, Path) else v
-                                                         for k, v in vars(args).items()}, indent=1))
-    try:
-        final = run(args)
-        if args.ship:
-            shutil.copy(final, ROOT / "belot_sim" / "data" / "bidder.npz")
-            print(f"shipped {final} to belot_sim/data/bidder.npz")
-    except KeyboardInterrupt:
-        print("stopped: rerun the same command to resume", file=sys.stderr)
-        return 130
-    return 0
+    return run_training(parse_args(argv), run, "bidder.npz")
 
 
 if __name__ == "__main__":

@@ -29,17 +29,15 @@ machine and thread count (PyTorch's CPU kernels may round differently elsewhere)
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
-import os
-import pickle
 import shutil
 import subprocess
 import sys
 from dataclasses import asdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from training_runs import digest, run_training, shards_in_process, weights_env
+
+WEIGHTS_VARIABLE = "BELOT_SIM_NEURAL_WEIGHTS"
 VALIDATION = (18, 19)  # shards k with k % 20 in VALIDATION
 
 
@@ -78,13 +76,6 @@ def split(paths: list[Path]) -> tuple[list[Path], list[Path]]:
     return [p for p in paths if p not in valid], valid
 
 
-def weights_env(weights: Path | None) -> dict:
-    env = dict(os.environ)
-    if weights is not None:
-        env["BELOT_SIM_NEURAL_WEIGHTS"] = str(weights.resolve())
-    return env
-
-
 def round_plan(args, r: int, previous: Path | None):
     """The shards of round ``r``: ``hard`` in every seat first, then ``neural`` (the previous round's
     weights, recorded by digest) against ``hard``."""
@@ -93,23 +84,16 @@ def round_plan(args, r: int, previous: Path | None):
     if r == 0:
         return ShardPlan(args.out / "shards-hard", seed=args.seed, deals=args.deals, players="hard",
                          threads=args.threads), args.shards
-    digest = hashlib.sha256(previous.read_bytes()).hexdigest()[:16]
     return ShardPlan(args.out / f"shards-round{r}", seed=1000 * args.seed + r, deals=args.deals,
                      players=("neural", "hard", "neural", "hard"), threads=args.threads,
-                     note=f"neural weights {digest}"), args.round_shards
+                     note=f"neural weights {digest(previous)}"), args.round_shards
 
 
 def make_data(args, r: int, previous: Path | None) -> list[Path]:
     """Round ``r``'s shards, made in a fresh process when a ``neural`` seat plays (its weights are
     compiled into the kernels at import)."""
     plan, count = round_plan(args, r, previous)
-    code = ("import sys, time, pickle; from belot_sim.training.data import make_shards\n"
-            "plan, count = pickle.loads(bytes.fromhex(sys.argv[1])); t = time.perf_counter()\n"
-            "make_shards(plan, count, lambda k, n: print(f'data: round {sys.argv[2]}, shard {k}/{n} '\n"
-            "            f'({time.perf_counter() - t:.0f} s)', flush=True))")
-    subprocess.run([sys.executable, "-c", code, pickle.dumps((plan, count)).hex(), str(r)],
-                   env=weights_env(previous), check=True)
-    return [plan.path(k) for k in range(count)]
+    return shards_in_process(plan, count, f"round {r}", weights_env(WEIGHTS_VARIABLE, previous))
 
 
 def make_weights(args, r: int, paths: list[Path]) -> Path:
@@ -139,7 +123,7 @@ def evaluate(args, r: int, weights: Path) -> None:
     code = ("import belot_sim as bs, sys; t = bs.tournament('neural', 'hard', int(sys.argv[1]), bidders='heuristic', "
             "seed=int(sys.argv[2]), threads=int(sys.argv[3])); print(t.to_string()); t.to_csv(sys.argv[4])")
     subprocess.run([sys.executable, "-c", code, str(args.eval_deals), str(args.seed + 1000), str(args.threads),
-                    str(path)], env=weights_env(weights), check=True)
+                    str(path)], env=weights_env(WEIGHTS_VARIABLE, weights), check=True)
 
 
 def run(args) -> Path:
@@ -162,19 +146,7 @@ def run(args) -> Path:
 
 
 def main(argv=None) -> int:
-    args = parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "arguments.json").write_text(json.dumps({k: str(v) if isinstance(v, Path) else v
-                                                         for k, v in vars(args).items()}, indent=1))
-    try:
-        weights = run(args)
-    except KeyboardInterrupt:
-        print("stopped: rerun the same command to resume", file=sys.stderr)
-        return 130
-    if args.ship:
-        shutil.copy(weights, ROOT / "belot_sim" / "data" / "neural.npz")
-        print(f"shipped {weights} to belot_sim/data/neural.npz")
-    return 0
+    return run_training(parse_args(argv), run, "neural.npz")
 
 
 if __name__ == "__main__":

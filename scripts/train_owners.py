@@ -22,15 +22,13 @@ The same seed and arguments give the same shards; the fit is deterministic on on
 from __future__ import annotations
 
 import argparse
-import hashlib
-import json
 import shutil
 import subprocess
 import sys
 from dataclasses import asdict
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from training_runs import digest, run_training
 PLAYERS = ("hard", "neural")
 
 
@@ -64,12 +62,11 @@ def make_data(args) -> tuple[list[Path], list[Path]]:
     from belot_sim.kernels.policies.neural import LOADED_FROM
     from belot_sim.training.data import ShardPlan, make_shards
 
-    digest = hashlib.sha256(Path(LOADED_FROM).read_bytes()).hexdigest()[:16]
     train, valid = [], []
     for i, player in enumerate(PLAYERS):
         plan = ShardPlan(args.out / f"shards-{player}", seed=1000 * args.seed + i, deals=args.deals, players=player,
                          threads=args.threads, kind="owners",
-                         note=f"neural weights {digest}" if player == "neural" else "")
+                         note=f"neural weights {digest(LOADED_FROM)}" if player == "neural" else "")
         paths = make_shards(plan, args.shards, lambda k, n, p=player: print(f"data: {p}, shard {k}/{n}", flush=True))
         train += paths[:-1]
         valid += paths[-1:]
@@ -131,20 +128,8 @@ def report(args) -> None:
 
 
 def main(argv=None) -> int:
-    args = parse_args(argv)
-    args.out.mkdir(parents=True, exist_ok=True)
-    (args.out / "arguments.json").write_text(json.dumps({k: str(v) if isinstance(v, Path) else v
-                                                         for k, v in vars(args).items()}, indent=1))
-    try:
-        weights = make_weights(args, *make_data(args))
-        if args.ship:
-            shutil.copy(weights, ROOT / "belot_sim" / "data" / "owners.npz")
-            print(f"shipped {weights} to belot_sim/data/owners.npz")
-            report(args)
-    except KeyboardInterrupt:
-        print("stopped: rerun the same command to resume", file=sys.stderr)
-        return 130
-    return 0
+    return run_training(parse_args(argv), lambda args: make_weights(args, *make_data(args)), "owners.npz",
+                        after_ship=report)
 
 
 if __name__ == "__main__":

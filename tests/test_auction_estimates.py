@@ -4,7 +4,8 @@
   enumeration of a small case (8 free cards), and none inconsistent is ever accepted;
 * every accepted layout replays the auction through the auction loop's own bidders;
 * the result is the same on one thread and two, and ``auction=None`` is the uniform estimate;
-* ``bid_table`` with an auction evaluates the legal bids only, on shared layouts;
+* ``bid_table`` with an auction evaluates every legal call on shared layouts: the bids as contracts, and
+  every call by its continuation (``ev_call``), which the reference engine recomputes;
 * a classic auction with its turned card;
 * bad input (illegal or finished auctions, auctions that contradict the hand, unknown or unusable
   bidder models, seat/dealer mismatches, contracts that cannot be bid) -> a clear error before any
@@ -17,15 +18,18 @@ import itertools
 import math
 
 import numpy as np
+import pandas as pd
 import pytest
 
 import belot_sim as bs
+from belot_sim import reference as ref
 from belot_sim.estimates import conditional
 from belot_sim.kernels.batch import estimate as kernel_estimate
 from belot_sim.kernels.bidding.auction_loop import run_auction_params
 from belot_sim.kernels.bid_models.codes import HEURISTIC
 from belot_sim.kernels.bid_models.consistent import first_mismatch
 from belot_sim.kernels.core import auction_rules as ka
+from belot_sim.kernels.core.auction_rules import CALL_OF_NAME
 from belot_sim.kernels.core.dealing import auction_hands
 from belot_sim.kernels.core.layouts import A_SIZE, BIDDER_WEIGHTS
 from belot_sim.kernels.core.rule_flags import flags_of
@@ -159,12 +163,61 @@ def test_a_finished_auction_is_estimated_for_its_declarer_and_multiplier():
     assert est.frame["declarer"].eq(d).all()
 
 
-def test_bid_table_with_an_auction_rates_the_legal_bids():
+def test_bid_table_with_an_auction_rates_every_legal_call():
     table = bs.bid_table(HAND, seat=2, auction="PH", players="hard", samples=200, seed=2)
-    assert list(table.index) == ["S", "NT", "AT"]
+    assert list(table.index) == ["S", "NT", "AT", "pass", "double"]
     assert table.attrs["auction"] == "PH" and 0 < table.attrs["acceptance"] < 1
     single = bs.estimate_bid(HAND, "NT", seat=2, auction="PH", players="hard", samples=200, seed=2)
     assert single.p_made == table.loc["NT", "p_made"]
+    assert table.loc[["pass", "double"], "p_made"].isna().all() and table["ev_call"].notna().all()
+    assert table.attrs["best_call"] == table["ev_call"].idxmax()
+    chosen = bs.bid_table(HAND, seat=2, auction="PH", players="hard", samples=200, seed=2, contracts=["NT", "AT"])
+    assert list(chosen.index) == ["NT", "AT"] and "ev_call" not in chosen.columns
+    pd.testing.assert_frame_equal(chosen, table.loc[["NT", "AT"], chosen.columns], check_like=True)
+    text = bs.format_bid_table(table)
+    assert "EV call" in text and "best call by EV call" in text and "nan" not in text
+
+
+def test_a_table_with_no_contract_to_bid_values_the_other_calls():
+    table = bs.bid_table("7S 8S 7D 8D 9C", seat=0, dealer=0, auction="PAX", bidders="random", players="hard",
+                         samples=100, seed=1)  # random: the partner's AT and the double are rare under the heuristic
+    assert list(table.index) == ["pass", "redouble"]
+    assert table["p_made"].isna().all() and table["ev_call"].notna().all() and not table["recommended"].any()
+    assert table.attrs["recommended"] == "pass"
+
+
+def test_the_value_of_a_call_is_its_auction_finished_and_played_by_the_reference_engine():
+    """Each call's value on one layout, recomputed with the reference engine: the pack of the accepted
+    layout, the call, the heuristic bots' calls to the end of the auction, the neural bots' cards (both
+    deterministic), the score of the seat's team minus the other's."""
+    from belot_sim.estimates import bid as bid_module
+    from belot_sim.kernels.batch.estimate import auction_pack
+
+    plan = bid_module._auction_plan(HAND, None, seat=2, dealer=None, auction="PH", bidders="heuristic",
+                                    turned=None, multiplier=None, samples=6, players="neural", rules=bs.BULGARIAN,
+                                    seed=4, worlds=20, max_tries=None, min_samples=None, bidder_options=None)
+    ids, _ = conditional.screen(plan.seed, plan.samples, plan.max_tries, plan.fixed, plan.free, plan.auction,
+                                plan.rules, plan.models, plan.seat, plan.weights)
+    names = list(plan.auction.legal)
+    codes = np.array([CALL_OF_NAME[n] for n in names], dtype=np.int64)
+    bidder, player = bs.Bot("neural", bidder="heuristic"), bs.Bot("neural")
+    pack, work = np.empty(32, dtype=np.int64), np.empty(32, dtype=np.int64)
+    for layout in ids:
+        values = bid_module._call_values(plan, np.array([layout]), codes)
+        auction_pack(np.uint64(plan.seed), int(layout), plan.fixed, plan.free, work, pack)
+        for name, value in zip(names, values):
+            deal = ref.FullDealState([int(c) for c in pack], plan.auction.dealer)
+            for call in ("pass", "H", name):
+                deal.play(call)
+            while deal.phase == "auction":
+                deal.play(bidder.bid(deal))
+            while deal.phase == "play":
+                deal.play(player.play(deal))
+            if deal.auction.is_void:
+                assert value == 0
+                continue
+            score = deal.result().score
+            assert value == score[0] - score[1], (layout, name)
 
 
 def test_a_classic_auction_with_its_turned_card():

@@ -17,7 +17,8 @@ SCRIPTS = Path(__file__).resolve().parent.parent / "scripts"
 #: Run here; bid_atlas.py, calibration.py and train_neural.py have their own tests (test_atlas, test_calibration,
 #: test_neural).
 RUN_HERE = ("tournament", "bid_ladder", "bid_table", "tune_heuristic", "pimc_regret")
-TESTED_ELSEWHERE = ("bid_atlas", "calibration", "gallery_common", "train_bidder", "train_neural", "train_owners")
+TESTED_ELSEWHERE = ("bid_atlas", "calibration", "gallery_common", "train_bidder", "train_neural", "train_owners",
+                    "training_runs")
 
 
 def run(name: str, *args: str) -> tuple[int, str]:

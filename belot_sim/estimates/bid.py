@@ -45,6 +45,7 @@ from ..game.cards import format_cards, popcount, to_mask
 from ..game.rules import Contract, Rules
 from ..game.scoring import check_multiplier
 from ..kernels.batch.rollout import SEARCH_CHUNK
+from ..kernels.core.auction_rules import CALL_OF_NAME
 from ..kernels.core.layouts import D_SIZE, P_SIZE
 from ..kernels.core.rule_flags import flags_of
 from ..kernels.core.scoring import HANGING, INSIDE, MADE
@@ -56,6 +57,9 @@ SEARCH_BLOCK = 1 << 12
 MAX_SAMPLES = 10**8
 #: Layouts of an estimate when ``samples`` is not given.
 DEFAULT_SAMPLES = 1000
+#: A bid table's columns (before ``recommended``; with an auction and every call, ``ev_call`` after it).
+TABLE_COLUMNS = ("p_made", "p_made_low", "p_made_high", "p_hanging", "p_inside", "ev", "ev_doubled", "ev_redoubled",
+                 "raw_bidding", "raw_defenders")
 
 
 @dataclass(frozen=True)
@@ -289,6 +293,10 @@ class AuctionPlan:
     fixed: object
     free: object
     hand: str
+    #: The bidders' integer parameters (the continuation of :func:`_call_values` reads them).
+    ints: np.ndarray = None
+    #: A whole table (``contracts=None``): every legal call gets a row, each valued by its continuation.
+    every_call: bool = False
 
 
 def _auction_plan(hand, contracts, *, seat, dealer, auction, bidders, turned, multiplier, samples, players, rules,
@@ -307,22 +315,26 @@ def _auction_plan(hand, contracts, *, seat, dealer, auction, bidders, turned, mu
     fixed_dealer = None if dealer is None else check_int(dealer, "dealer", 0, 3)
     checked = cond.read_auction(auction, rules, fixed_dealer, seat, turned_card)
     chosen = cond.legal_contracts(checked) if contracts is None else _contract_list(contracts, rules)
+    multiplier_played = 1
     for contract in chosen:
         multiplier_played = cond.check_position(checked, contract, seat, multiplier)
+    if not chosen and seat != checked.to_move:
+        raise ValueError(f"seat {seat} is not the seat to call after the auction {checked.text!r} with dealer "
+                         f"{checked.dealer} (seat {checked.to_move} is): check seat= and dealer=")
     multiplier_played = check_multiplier(multiplier_played, rules)
     samples, seed, worlds, policies = _run_options(samples, seed, worlds, players)
     max_tries = max(10**6, 1000 * samples) if max_tries is None else check_int(max_tries, "max_tries", 1, 2**62)
     min_samples = samples if min_samples is None else check_int(min_samples, "min_samples", 1, samples)
     models = np.array(model_codes(bidders), dtype=np.int64)
-    _, weights = bidder_params(rules, bidder_options, models)
+    ints, weights = bidder_params(rules, bidder_options, models)
     fixed, free = cond.pack_constraint(mask, seat, checked, rules, turned_card)
     return AuctionPlan(rules, chosen, seat, multiplier_played, checked, samples, seed, worlds, policies, max_tries,
-                       min_samples, models, weights, fixed, free, format_cards(mask))
+                       min_samples, models, weights, fixed, free, format_cards(mask), ints, contracts is None)
 
 
-def _play_auction_plan(plan: AuctionPlan, progress: Progress | None = None) -> tuple[pd.DataFrame, int, int]:
-    """``(frame, tried, accepted)``: the layouts consistent with the auction, screened and played
-    in blocks of about half a second; ``progress`` advances by ``plan.samples`` in all (the ones
+def _play_auction_plan(plan: AuctionPlan, progress: Progress | None = None) -> tuple[pd.DataFrame, int, np.ndarray]:
+    """``(frame, tried, ids)``: the layouts consistent with the auction (``ids``, candidate ids), screened
+    and played in blocks of about half a second; ``progress`` advances by ``plan.samples`` in all (the ones
     not found with the last block)."""
     from . import conditional as cond
 
@@ -333,7 +345,7 @@ def _play_auction_plan(plan: AuctionPlan, progress: Progress | None = None) -> t
                                plan.rules, plan.seed, plan.policies, plan.worlds, parts)
     if progress is not None:
         progress.advance(plan.samples - len(ids))
-    return frame, tried, len(ids)
+    return frame, tried, ids
 
 
 def _conditional(hand, contracts, *, threads, progress, **plan_arguments):
@@ -343,17 +355,52 @@ def _conditional(hand, contracts, *, threads, progress, **plan_arguments):
     threads = check_threads(threads)
     with numba_threads(threads), Progress(check_bool(progress, "progress"), "bid estimate", plan.samples,
                                           "layouts") as shown:
-        frame, tried, accepted = _play_auction_plan(plan, shown)
-    return plan.rules, plan.contracts, plan.multiplier, frame, tried, plan.auction.text, accepted
+        frame, tried, ids = _play_auction_plan(plan, shown)
+    return plan.rules, plan.contracts, plan.multiplier, frame, tried, plan.auction.text, len(ids)
 
 
 def _auction_table(plan: AuctionPlan, players, min_p_made: float, bar: Progress | None = None) -> pd.DataFrame:
     """The bid table of an auction-aware plan (:func:`bid_table` with ``auction``), counting its
     layouts on ``bar``."""
-    frame, tried, accepted = _play_auction_plan(plan, bar)
-    return _table(frame, plan.rules, plan.contracts, plan.seat, accepted, min_p_made,
-                  {"players": players, "hand": plan.hand, "auction": plan.auction.text, "tried": tried,
-                   "acceptance": accepted / tried})
+    frame, tried, ids = _play_auction_plan(plan, bar)
+    table = _table(frame, plan.rules, plan.contracts, plan.seat, len(ids), min_p_made,
+                   {"players": players, "hand": plan.hand, "auction": plan.auction.text, "tried": tried,
+                    "acceptance": len(ids) / tried})
+    return _with_call_values(table, plan, ids) if plan.every_call else table
+
+
+def _with_call_values(table: pd.DataFrame, plan: AuctionPlan, ids: np.ndarray) -> pd.DataFrame:
+    """``table`` with a row for every legal call that is not a contract (pass, double, redouble: only
+    ``ev_call`` filled) and every row's ``ev_call``; ``attrs["best_call"]`` the call of the highest."""
+    from . import conditional as cond
+
+    names = list(plan.auction.legal)
+    values = _call_values(plan, ids, np.array([CALL_OF_NAME[name] for name in names], dtype=np.int64))
+    others = pd.DataFrame(index=pd.Index([n for n in names if n in cond.OTHER_CALLS], name=table.index.name),
+                          columns=table.columns, dtype=float)
+    others["recommended"] = False
+    attrs = dict(table.attrs)  # pd.concat keeps no attrs
+    table = pd.concat([table, others]) if len(table) else others.astype(table.dtypes.to_dict())
+    table["ev_call"] = pd.Series(values, index=names)
+    table.attrs.update(attrs, best_call=names[int(np.argmax(values))])
+    return table
+
+
+def _call_values(plan: AuctionPlan, ids: np.ndarray, codes: np.ndarray) -> np.ndarray:
+    """Each call's mean value over the layouts ``ids`` (:func:`belot_sim.kernels.batch.estimate.call_rollout`:
+    the call made, every seat calling as its bidder model until the auction ends, the ending played)."""
+    from ..kernels.batch.estimate import call_rollout
+
+    searching = is_searching(plan.policies)
+    search = search_token() if searching else None
+    values = np.zeros((len(ids), len(codes)), dtype=np.int64)
+    for start, size in _layout_blocks(len(ids), searching, None):
+        with announce("search-estimates" if searching else "estimates"):
+            call_rollout(np.uint64(plan.seed), ids[start:start + size], plan.fixed, plan.free, plan.auction.codes,
+                         plan.auction.dealer, codes, int(plan.rules.is_classic), flags_of(plan.rules), plan.models,
+                         plan.ints, plan.weights, plan.policies, plan.worlds, values[start:start + size],
+                         numba.get_num_threads(), search)
+    return values.mean(axis=0)
 
 
 def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, auction=None, bidders="heuristic",
@@ -516,8 +563,14 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, b
     in ``table.attrs["recommended"]`` (``"pass"`` or a contract).  Arguments as :func:`estimate_bid`
     (``progress`` counts layouts, each played under every contract).  With ``auction`` (the calls so
     far; ``seat`` must be the seat to call) the rows are the contracts it may bid, on layouts
-    consistent with the calls.  ``attrs`` also hold ``auction``, ``tried`` and ``acceptance`` (without an
-    auction: ``None``, the samples and 1.0).
+    consistent with the calls, and — unless ``contracts`` names some — ``pass``, ``double`` and
+    ``redouble`` where legal, and every row has ``ev_call``: the mean match points of the seat's team
+    minus the other team's when the seat makes that call, every seat (itself too) then calls as its
+    ``bidders`` model until the auction ends (the same draws for every call), and the ending is played
+    (a void deal is worth 0).  A contract's ``ev`` assumes the auction ends with it undoubled, its
+    ``ev_call`` does not; the other calls have only ``ev_call``; ``attrs["best_call"]`` is the call of the
+    highest.  ``attrs`` also hold ``auction``, ``tried`` and ``acceptance`` (without an auction:
+    ``None``, the samples and 1.0).
     """
     min_p_made = check_probability(min_p_made, "min_p_made")
     plan = _table_plan(hand, {"seat": seat, "dealer": dealer, "auction": auction, "bidders": bidders, "known": known,
@@ -657,7 +710,7 @@ def _table(frame: pd.DataFrame, rules: Rules, contracts, seat: int, samples: int
         row["raw_bidding"] = est.mean_raw_bidding
         row["raw_defenders"] = est.mean_raw_defenders
         rows[str(contract)] = row
-    table = pd.DataFrame.from_dict(rows, orient="index")
+    table = pd.DataFrame.from_dict(rows, orient="index", columns=list(TABLE_COLUMNS))
     table.index.name = "contract"
     eligible = table[table["p_made"] >= min_p_made]
     recommended = str(eligible["ev"].idxmax()) if len(eligible) else "pass"
@@ -669,18 +722,26 @@ def _table(frame: pd.DataFrame, rules: Rules, contracts, seat: int, samples: int
 
 def format_bid_table(table: pd.DataFrame) -> str:
     """A printable bid table with the recommendation (the doubled columns only where they are
-    scored: bulgarian)."""
+    scored: bulgarian; the calls' continuation values with an auction)."""
     attrs = table.attrs
     doubled = bool(table[["ev_doubled", "ev_redoubled"]].notna().any(axis=None))
+    calls = "ev_call" in table.columns
     lines = [f"hand {attrs.get('hand', '?')} (seat {attrs.get('seat', 0)}), {attrs.get('samples', 0):,} layouts, "
              f"players {attrs.get('players')}, {attrs.get('rules')} rules",
-             f"{'contract':>8} {'P(made)':>8} {'95% CI':>16} {'hanging':>8} {'inside':>8} {'EV':>7}"
-             + (f" {'EV x2':>7} {'EV x4':>7}" if doubled else "")]
-    for contract, row in table.iterrows():
-        interval = f"[{row.p_made_low:.1%}, {row.p_made_high:.1%}]"
+             f"{'call':>8} {'P(made)':>8} {'95% CI':>16} {'hanging':>8} {'inside':>8} {'EV':>7}"
+             + (f" {'EV x2':>7} {'EV x4':>7}" if doubled else "") + (f" {'EV call':>8}" if calls else "")]
+    for call, row in table.iterrows():
+        if np.isnan(row.p_made):  # pass, double, redouble: only the continuation's value
+            text = f"{call:>8} {'':>8} {'':>16} {'':>8} {'':>8} {'':>7}" + (f" {'':>7} {'':>7}" if doubled else "")
+        else:
+            interval = f"[{row.p_made_low:.1%}, {row.p_made_high:.1%}]"
+            evs = f" {row.ev_doubled:>+7.2f} {row.ev_redoubled:>+7.2f}" if doubled else ""
+            text = (f"{call:>8} {row.p_made:>8.1%} {interval:>16} {row.p_hanging:>8.1%} {row.p_inside:>8.1%} "
+                    f"{row.ev:>+7.2f}{evs}")
         mark = "  <- bid" if row.recommended else ""
-        evs = f" {row.ev_doubled:>+7.2f} {row.ev_redoubled:>+7.2f}" if doubled else ""
-        lines.append(f"{contract:>8} {row.p_made:>8.1%} {interval:>16} {row.p_hanging:>8.1%} {row.p_inside:>8.1%} "
-                     f"{row.ev:>+7.2f}{evs}{mark}")
+        lines.append(text + (f" {row.ev_call:>+8.2f}" if calls else "") + mark)
     lines.append(f"recommended call: {attrs.get('recommended', '?')}")
+    if calls:
+        lines.append(f"best call by EV call (each call made, the auction finished by the bidder model, the ending "
+                     f"played): {attrs['best_call']}")
     return "\n".join(lines)

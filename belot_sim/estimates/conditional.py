@@ -152,14 +152,15 @@ def check_position(auction: Auction, contract: Contract, seat: int, multiplier: 
     return 1 if multiplier is None else multiplier
 
 
+#: The calls that are not contracts.
+OTHER_CALLS = ("pass", "double", "redouble")
+
+
 def legal_contracts(auction: Auction) -> list[Contract]:
-    """The contracts the seat to move may bid after ``auction`` (refuses a finished auction)."""
+    """The contracts the seat to move may bid after ``auction`` (perhaps none; refuses a finished auction)."""
     if auction.over:
         raise ValueError(f"the auction {auction.text!r} is over: a bid table asks what to call next")
-    contracts = [Contract.from_str(c) for c in auction.legal if c not in ("pass", "double", "redouble")]
-    if not contracts:
-        raise ValueError(f"no contract can be bid after the auction {auction.text!r}")
-    return contracts
+    return [Contract.from_str(c) for c in auction.legal if c not in OTHER_CALLS]
 
 
 def pack_constraint(hand: int, seat: int, auction: Auction, rules: Rules, turned: int | None):

@@ -32,6 +32,7 @@ from ..kernels.core.layouts import (A_CONTRACT, A_DECLARER, A_MULTIPLIER, A_OVER
                                     B_SIZE, R_SCORE0, R_SCORE1)
 from ..kernels.core.rng import AUCTION_STREAM, PLAY_STREAM, next_u64, scale32, stream_start
 from ..kernels.play_loop import play_deal, play_scratch
+from .labels import pack_bits
 
 #: 64-bit words of one packed bidder observation.
 CALL_WORDS = (INPUTS + 63) // 64
@@ -39,15 +40,6 @@ CALL_WORDS = (INPUTS + 63) // 64
 NOT_LEGAL_CALL = -32768
 #: Distinct (contract, declarer, multiplier) playouts kept per deal.
 MEMO = 32
-
-
-@njit(cache=True)
-def pack_call_bits(obs, words):
-    for w in range(CALL_WORDS):
-        words[w] = 0
-    for i in range(INPUTS):
-        if obs[i]:
-            words[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
 
 
 @njit(cache=True)
@@ -111,7 +103,7 @@ def label_auction(seed, deal_id, round_, flags, explore, policies, weights, work
         base = model_call(models[seat], legal, hands5[seat], seat, state, 0, flags, -1, weights)
         if popcount(legal) > 1:  # a call without a choice teaches nothing
             encode_call(obs, hands5[seat], seat, state, flags)
-            pack_call_bits(obs, bits_out[row])
+            pack_bits(obs, INPUTS, bits_out[row])
             for code in range(OUTPUTS):
                 values_out[row, code] = NOT_LEGAL_CALL
                 if (legal >> code) & 1:

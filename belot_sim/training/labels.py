@@ -41,10 +41,11 @@ SEEN = 0
 
 
 @njit(cache=True)
-def pack_bits(obs, words):
-    for w in range(WORDS):
+def pack_bits(obs, inputs, words):
+    """``words`` (uint64) = the 0/1 entries ``obs[:inputs]``, entry ``i`` as bit ``i % 64`` of word ``i // 64``."""
+    for w in range(len(words)):
         words[w] = 0
-    for i in range(INPUTS):
+    for i in range(inputs):
         if obs[i]:
             words[i >> 6] |= np.uint64(1) << np.uint64(i & 63)
 
@@ -81,7 +82,7 @@ def label_deal(record, hands, ctx, tt, scratch, view, obs, bits_out, values_out,
                  view[V_UNDERTRUMP_REQUIRED] == 1, view[V_AT_OVERTAKE_PARTNER] == 1, _team_may_valat(view, team),
                  ctx, tt, gens[team], out)
         encode_play(obs, seat, hand, view, swap)
-        pack_bits(obs, bits_out[row])
+        pack_bits(obs, INPUTS, bits_out[row])
         for c in range(32):
             values_out[row, c] = NOT_LEGAL
         m = legal
@@ -150,7 +151,7 @@ def owner_deal(record, hands, view, obs, bits_out, owners_out, trick_out, row):
         if popcount(legal) < 2:
             continue
         encode_play(obs, seat, hand, view, swap)
-        pack_bits(obs, bits_out[row])
+        pack_bits(obs, INPUTS, bits_out[row])
         for c in range(32):
             owners_out[row, c] = SEEN
         for s in range(4):

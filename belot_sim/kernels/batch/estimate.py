@@ -1,6 +1,7 @@
 """Bid estimates: play many layouts of the unseen cards around known cards, each under several
 contracts (common random numbers), in parallel; with an auction, screen candidate layouts for the
-ones consistent with it first (:mod:`belot_sim.kernels.bid_models.consistent`).
+ones consistent with it first (:mod:`belot_sim.kernels.bid_models.consistent`), and value each call
+the seat to move may make by finishing the auction and playing its ending (:func:`call_rollout`).
 
 Everything here takes arrays and scalars; :mod:`belot_sim.estimates.bid` is the pandas edge.
 """
@@ -11,9 +12,13 @@ import numpy as np
 from numba import njit, prange
 
 from ..bid_models.consistent import draw_pack, first_mismatch
+from ..bidding.choose import choose_call
+from ..core.auction_rules import MAX_CALLS, N_CODES, PASS, apply_call, auction_start, legal_calls
 from ..core.dealing import TURNED_CARD, auction_hands, classic_final_hands, fill_hands, hands_from_pack
-from ..core.layouts import A_SIZE, S_TURNED_CARD
-from ..core.rng import DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, below, stream_start
+from ..core.layouts import (A_CONTRACT, A_DECLARER, A_MULTIPLIER, A_N_CALLS, A_OVER, A_SIZE, A_TO_MOVE, A_VOID,
+                            R_SCORE0, R_SCORE1, S_TURNED_CARD)
+from ..core.rng import AUCTION_STREAM, DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, below, next_u64, stream_start
+from ..core.rule_flags import ALL_NO_TRUMPS
 from ..core.scoring import score_bulgarian
 from ..core.work import next_chunk, workers
 from ..play_loop import play_deal, play_scratch
@@ -166,4 +171,88 @@ def auction_rollout(seed, candidates, fixed_pack, free, contracts, declarer, dea
                                   stream_start(seed, layout, PLAY_STREAM), belot_open, view, False, no_record,
                                   no_record, ctx, tt, scratch, search)
                     store_result(small_out, points_out, row, dealer, contracts[k], declarer, multiplier, 0, r)
+            chunk = next_chunk(counter)
+
+
+@njit(cache=True)
+def finish_calls(state, hands5, family, flags, turned_card, bidders, ints, weights, rng):
+    """Let every seat call as its bidder (``bidders[seat]``, the auction loop's dispatch) until the auction
+    in ``state`` ends; returns the advanced ``rng``."""
+    all_no_trumps = (flags & ALL_NO_TRUMPS) != 0
+    turned_suit = turned_card >> 3 if family == 1 else -1
+    while state[A_OVER] == 0 and state[A_N_CALLS] < MAX_CALLS:
+        seat = state[A_TO_MOVE]
+        legal = legal_calls(state, seat, family, all_no_trumps, turned_suit)
+        rng, u = next_u64(rng)
+        code = choose_call(bidders[seat], legal, u >> np.uint64(32), hands5[seat], seat, state, family, turned_card,
+                           ints, weights)
+        if code < 0 or code >= N_CODES or not (legal >> code) & 1:
+            code = PASS  # as the auction loop: a bad choice never breaks the rules
+        apply_call(state, code, family, all_no_trumps, turned_suit)
+    return rng
+
+
+@njit(cache=True, parallel=True, nogil=True)
+def call_rollout(seed, candidates, fixed_pack, free, calls, dealer, codes, family, flags, bidders, ints, weights,
+                 policies, worlds, values_out, n_workers, search):
+    """The value of each call ``codes[k]`` of the seat to move after ``calls`` on the packs of
+    ``candidates`` (accepted by :func:`screen_layouts`): the call made, every seat (the caller too) calling
+    as its bidder until the auction ends (the same auction stream for every call of a candidate), the final
+    contract played with ``policies`` on the candidate's play and world streams (:func:`auction_rollout`'s);
+    ``values_out[i, k]`` the caller's team's match points minus the other team's (a void deal 0).  Endings
+    shared by several calls are played once."""
+    n = len(candidates)
+    chunk_size = SEARCH_CHUNK if search is not None else CHUNK
+    n_chunks = (n + chunk_size - 1) // chunk_size
+    counter = np.zeros(1, dtype=np.int64)
+    all_no_trumps = (flags & ALL_NO_TRUMPS) != 0
+    for _worker in prange(workers(n_workers, n_chunks)):
+        pack = np.empty(32, dtype=np.int64)
+        work = np.empty(32, dtype=np.int64)
+        hands5 = np.empty(4, dtype=np.int64)
+        hands = np.empty(4, dtype=np.int64)
+        start = np.empty(A_SIZE, dtype=np.int64)
+        after = np.empty(A_SIZE, dtype=np.int64)
+        ended = np.empty((len(codes), 4), dtype=np.int64)  # contract, declarer, multiplier, value
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds, search)
+        chunk = next_chunk(counter)
+        while chunk < n_chunks:
+            for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
+                layout = candidates[i]
+                auction_pack(seed, layout, fixed_pack, free, work, pack)
+                auction_hands(pack, dealer, hands5)
+                turned_card = pack[TURNED_CARD] if family == 1 else -1
+                auction_start(start, dealer, family, turned_card >> 3 if family == 1 else -1)
+                for c in calls:
+                    apply_call(start, c, family, all_no_trumps, turned_card >> 3 if family == 1 else -1)
+                caller = start[A_TO_MOVE]
+                for k in range(len(codes)):
+                    after[:] = start
+                    apply_call(after, codes[k], family, all_no_trumps, turned_card >> 3 if family == 1 else -1)
+                    finish_calls(after, hands5, family, flags, turned_card, bidders, ints, weights,
+                                 stream_start(seed, layout, AUCTION_STREAM))
+                    ended[k, 0], ended[k, 1], ended[k, 2] = after[A_CONTRACT], after[A_DECLARER], after[A_MULTIPLIER]
+                    ended[k, 3] = 0
+                    if after[A_VOID]:
+                        values_out[i, k] = 0
+                        continue
+                    same = -1
+                    for j in range(k):
+                        if ended[j, 0] == ended[k, 0] and ended[j, 1] == ended[k, 1] and ended[j, 2] == ended[k, 2]:
+                            same = j
+                    if same >= 0:
+                        ended[k, 3] = ended[same, 3]
+                    else:
+                        if family == 1:
+                            classic_final_hands(pack, dealer, after[A_DECLARER], hands)
+                        else:
+                            hands_from_pack(pack, dealer, hands)
+                        scratch[S_TURNED_CARD] = turned_card
+                        if search is not None:
+                            start_deal(scratch, stream_start(seed, layout, WORLD_STREAM), turned_card)
+                        r = play_deal(hands, dealer, after[A_CONTRACT], after[A_DECLARER], after[A_MULTIPLIER], family,
+                                      flags, policies, stream_start(seed, layout, PLAY_STREAM), belot_open, view,
+                                      False, no_record, no_record, ctx, tt, scratch, search)
+                        ended[k, 3] = r[R_SCORE0] - r[R_SCORE1]
+                    values_out[i, k] = ended[k, 3] if caller & 1 == 0 else -ended[k, 3]
             chunk = next_chunk(counter)
