@@ -13,8 +13,9 @@ refused.  ``--scheduler ADDRESS`` maps the missing partitions over a ``dask.dist
 (each worker writes its own files: ``OUT`` must be on a file system every worker sees).  When every
 partition is there, the table is assembled into ``--table`` (written atomically).
 
-Cost: about 240 million playouts for 1,000 samples per row — some 8 minutes on two threads of a
-2-core AMD EPYC at 0.5 M hard playouts/s (docs/bidding.md has the measured figures).
+Cost: about 240 million playouts for 1,000 samples per row — 605 s of CPU (2026-12-07, ce28b3a, Intel
+Xeon): 15 minutes on a 2-core VM with another job on one core, about 5 on two free cores
+(docs/bidding.md has the measured figures).
 """
 
 from __future__ import annotations
