@@ -4,7 +4,8 @@ Run: ``python scripts/bid_atlas.py --out atlas-parts [--samples 1000] [--parts 6
 [--threads N] [--resume] [--scheduler ADDRESS] [--table belot_sim/data/bid_atlas.npz]``.
 
 The 239,680 rows (hand class x contract kind x position) are split into ``--parts`` partitions of
-consecutive rows.  Each partition is played out (``--samples`` layouts per row, ``hard`` play) and
+consecutive rows.  Each partition is played out (``--samples`` layouts per row, each around a
+uniformly drawn member of the row's hand class, ``hard`` play: manifest ``members: uniform``) and
 written to ``OUT/part-NNNNN.npy`` under a temporary name, renamed when complete; ``OUT/manifest.json``
 records every argument that shapes the result.  ``--resume`` skips the completed partitions and
 refuses to continue a directory made with other arguments; without it an existing directory is
@@ -12,8 +13,9 @@ refused.  ``--scheduler ADDRESS`` maps the missing partitions over a ``dask.dist
 (each worker writes its own files: ``OUT`` must be on a file system every worker sees).  When every
 partition is there, the table is assembled into ``--table`` (written atomically).
 
-Cost: about 240 million playouts for 1,000 samples per row — some 8 minutes on two threads of a
-2-core AMD EPYC at 0.5 M hard playouts/s (docs/bidding.md has the measured figures).
+Cost: about 240 million playouts for 1,000 samples per row — 605 s of CPU (2026-12-07, ce28b3a, Intel
+Xeon): 15 minutes on a 2-core VM with another job on one core, about 5 on two free cores
+(docs/bidding.md has the measured figures).
 """
 
 from __future__ import annotations
@@ -34,12 +36,12 @@ from belot_sim.engine import atlas_table
 from gallery_common import output_file, positive_int, run, seed_int, thread_count
 
 REPO = Path(__file__).resolve().parent.parent
-SHAPING = ("samples", "seed", "parts", "rows", "players", "rules", "version")
+SHAPING = ("samples", "seed", "parts", "rows", "players", "rules", "members", "version")
 
 
 def manifest_of(args) -> dict:
     return {"samples": args.samples, "seed": args.seed, "parts": args.parts, "rows": len(atlas_table.atlas_rows()[0]),
-            "players": "hard", "rules": "bulgarian", "version": bs.__version__}
+            "players": "hard", "rules": "bulgarian", "members": "uniform", "version": bs.__version__}
 
 
 def check_directory(out: Path, wanted: dict, resume: bool) -> None:

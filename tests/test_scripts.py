@@ -133,6 +133,8 @@ def test_every_benchmark_module_is_collected_as_pytest_imports_it():
     ("throughput", ["--n", "1000", "--repeat", "0"], "argument --repeat: must be a positive integer, got 0"),
     ("players", ["--tournaments", "-1"], "argument --tournaments: must be an integer >= 0, got -1"),
     ("bots", ["--pimc", "many"], "argument --pimc: must be a positive integer, got 'many'"),
+    ("atlas", ["--checks", "0"], "argument --checks: must be a positive integer, got 0"),
+    ("atlas", ["--table", "no-such-atlas.npz"], "argument --table: no such file"),
 ])
 def test_benchmark_counts_are_checked_before_any_warm_up(name, args, says):
     done = subprocess.run([sys.executable, str(SCRIPTS.parent / "benchmarks" / f"{name}.py"), *args],

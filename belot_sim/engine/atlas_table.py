@@ -23,6 +23,13 @@ KIND_CONTRACT = (3, 4, 5)
 POSITIONS = 4
 #: Stored means are rounded to these steps (match points to 0.01, raw points to 0.1).
 SCORE_SCALE, RAW_SCALE = 100, 10
+#: The standard deviation of P(made) among the members of a class (the hands of one row: a row is their
+#: mean), by kind: ``hard`` breaks ties by card index, so the members do not play exactly alike.  Measured
+#: beyond sampling noise over 30 random classes of each kind, every member estimated on its own with 4,000
+#: layouts (``python benchmarks/atlas.py``, 2026-12-07, docs/bidding.md "The bid atlas"): 0.0115 AT, 0.0090
+#: NT, none in suit contracts (below the measurement's resolution, about 0.003).
+#: ``estimate_bid(method="atlas")`` widens its P(made) interval by it.
+MEMBER_SD = {"S": 0.0, "NT": 0.009, "AT": 0.0115}
 
 
 def check_atlas_rules(rules, what: str) -> None:
@@ -82,6 +89,18 @@ def atlas_rows() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return masks, np.concatenate(kinds), positions
 
 
+def class_members(hand5: int, contract: int) -> list[tuple[int, int]]:
+    """The hands of the class of ``hand5`` declaring ``contract``: every ``(hand, contract)`` its suits
+    permuted give (a suit contract's trump moving with its cards), sorted, each once.  A row of the atlas
+    is the mean over them (:func:`belot_sim.kernels.batch.atlas.atlas_rollout`)."""
+    hand5, contract = int(hand5), int(contract)
+    members = set()
+    for perm in itertools.permutations(range(4)):
+        hand = sum(((hand5 >> (8 * s)) & 0xFF) << (8 * perm[s]) for s in range(4))
+        members.add((hand, perm[contract] if contract < 4 else contract))
+    return sorted(members)
+
+
 def row_of(hand5: int, contract: int, position: int) -> int:
     """The table row of a 5-card hand declaring ``contract`` from ``position``."""
     suits, others = class_keys()
@@ -107,8 +126,15 @@ def load_table() -> dict:
 
 
 def atlas_meta() -> dict:
-    """How the shipped atlas was computed: samples per row, seed, players, rules, date, commit."""
+    """How the shipped atlas was computed: samples per row, seed, players, rules, members (``uniform``: a
+    row averages its class's members), date, commit."""
     return dict(load_table()["meta"])
+
+
+def atlas_players() -> str:
+    """The player of every seat in the atlas's playouts (``hard``): ``estimate_bid(method="atlas")`` answers
+    for it only."""
+    return str(load_table()["meta"]["players"])
 
 
 @lru_cache(maxsize=1)

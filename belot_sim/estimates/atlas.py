@@ -5,10 +5,14 @@ Hands are taken up to suit symmetry: for a suit contract the trump suit stays it
 other suits are interchangeable (the table stores the trump suit as spades); for NT and AT all four
 suits are.  That leaves 38,304 suit-contract classes and 10,808 NT/AT classes; with four positions
 after the dealer (0 speaks first and leads) the table has 239,680 rows.  Each row is the outcome of
-``samples`` uniform layouts of the 27 other cards played out (:func:`belot_sim.kernels.batch.atlas.atlas_rollout`;
+``samples`` uniform layouts of the 27 other cards played out, each around a uniformly drawn member of
+the class (its suits permuted, the trump with them: :func:`belot_sim.kernels.batch.atlas.atlas_rollout`;
 row ``r``'s layout ``k`` uses the streams of id ``r * 2**20 + k`` under the table's seed, so any row
-can be recomputed exactly).  ``scripts/bid_atlas.py`` computes it as a resumable, partitioned job;
-docs/bidding.md gives its cost, samples per class and interval widths.
+can be recomputed exactly): a row is the mean over its class's members.  ``hard`` breaks its ties by
+card index, so the members do not play exactly alike; :data:`~belot_sim.engine.atlas_table.MEMBER_SD`
+is their measured spread.  ``scripts/bid_atlas.py`` computes the table as a resumable, partitioned
+job; docs/bidding.md gives its cost, samples per class, interval widths and its check against fresh
+estimates.
 
 >>> import belot_sim as bs
 >>> atlas = bs.bid_atlas()
@@ -21,15 +25,16 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..engine.atlas_table import KINDS, POSITIONS, RAW_SCALE, SCORE_SCALE, atlas_rows, load_table, row_of
+from ..engine.atlas_table import (KINDS, MEMBER_SD, POSITIONS, RAW_SCALE, SCORE_SCALE, atlas_players, atlas_rows,
+                                   load_table, row_of)
 from ..engine.checks import check_int
 from ..engine.registry import POLICY_CODES, policy_codes
 from ..game.cards import format_cards, popcount, to_mask
 from ..game.rules import Contract
 
 def plays_as_atlas(players) -> bool:
-    """``players`` (one name or four, any case) are the atlas's own: ``hard`` in every seat."""
-    return set(policy_codes(players)) == {POLICY_CODES["hard"]}
+    """``players`` (one name or four, any case) are the atlas's own: its player (``hard``) in every seat."""
+    return set(policy_codes(players)) == {POLICY_CODES[atlas_players()]}
 
 
 def bid_atlas() -> pd.DataFrame:
@@ -53,6 +58,7 @@ def bid_atlas() -> pd.DataFrame:
         "cards": [format_cards(int(m)) for m in masks],
         "contract": pd.Categorical.from_codes(kinds, categories=list(KINDS)),
         "position": positions,
+        "players": pd.Categorical.from_codes(np.zeros(len(masks), dtype=np.int8), categories=[atlas_players()]),
         "samples": np.full(len(masks), samples, dtype=np.int32),
         "p_made": made / samples, "p_made_low": low, "p_made_high": high,
         "p_hanging": table["hanging"] / samples,
@@ -61,6 +67,7 @@ def bid_atlas() -> pd.DataFrame:
         "mean_raw_bidding": table["raw_b"] / RAW_SCALE, "mean_raw_defenders": table["raw_d"] / RAW_SCALE,
     })
     frame.attrs.update(table["meta"])
+    frame.attrs["member_sd"] = dict(MEMBER_SD)
     return frame
 
 
@@ -76,10 +83,21 @@ def wilson_arrays(successes: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray
     return np.maximum(0.0, np.minimum(centre - half, p)), np.minimum(1.0, np.maximum(centre + half, p))
 
 
+def with_member_spread(p: float, low: float, high: float, sd: float) -> tuple[float, float]:
+    """A 95 % interval for one member's P(made) from its class's (``low``, ``high`` around ``p``): each
+    side widened in quadrature by 1.96 times the members' standard deviation ``sd``, within [0, 1]."""
+    from ..engine.stats import Z95
+
+    spread = (Z95 * sd) ** 2
+    below, above = float(np.sqrt((p - low) ** 2 + spread)), float(np.sqrt((high - p) ** 2 + spread))
+    return max(0.0, p - below), min(1.0, p + above)
+
+
 def atlas_counts(hand, contract: Contract, seat: int, dealer: int | None) -> dict:
     """The atlas's figures for ``hand`` (5 cards) declaring ``contract`` from ``seat``: the row of its
     position after ``dealer``, or the four positions pooled when ``dealer`` is None.  Returns
-    ``samples``, ``made``, ``hanging``, ``inside`` counts and the four means."""
+    ``samples``, ``made``, ``hanging``, ``inside`` counts, the four means and ``member_sd`` (the spread of
+    P(made) among the members of the hand's class, :data:`~belot_sim.engine.atlas_table.MEMBER_SD`)."""
     mask = to_mask(hand, "hand")
     if popcount(mask) != 5:
         raise ValueError(f"the bid atlas answers for 5-card hands (auction time), got {popcount(mask)} cards: "
@@ -96,4 +114,5 @@ def atlas_counts(hand, contract: Contract, seat: int, dealer: int | None) -> dic
     means = {name: float(table[column][rows].mean()) / scale for name, column, scale in (
         ("score_bidding", "score_b", SCORE_SCALE), ("score_defenders", "score_d", SCORE_SCALE),
         ("raw_bidding", "raw_b", RAW_SCALE), ("raw_defenders", "raw_d", RAW_SCALE))}
-    return {"samples": total, "made": made, "hanging": hanging, "inside": total - made - hanging, **means}
+    return {"samples": total, "made": made, "hanging": hanging, "inside": total - made - hanging, **means,
+            "member_sd": MEMBER_SD[KINDS[max(0, int(contract) - 3)]]}

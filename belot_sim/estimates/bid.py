@@ -104,6 +104,8 @@ class BidEstimate:
         text = (f"{self.contract} by seat {self.seat}: made {self.p_made:.1%} [{low:.1%}, {high:.1%}], "
                 f"hanging {self.p_hanging:.1%}, inside {self.p_inside:.1%} over {self.samples:,} layouts; "
                 f"mean match points {self.mean_score_bidding:.2f} : {self.mean_score_defenders:.2f}")
+        if self.method == "atlas":
+            text += "; from the bid atlas (hard play, the mean of the hand's suit permutations)"
         if self.method == "auction":
             text += (f"; after {self.auction!r}: {self.accepted:,} of {self.tried:,} layouts consistent "
                      f"({self.acceptance:.1%})")
@@ -258,15 +260,16 @@ def _summary(frame: pd.DataFrame, contract: Contract, seat: int, samples: int, t
 
 
 def _atlas_estimate(hand, contract, seat: int, dealer: int | None, rules: Rules) -> BidEstimate:
-    from .atlas import atlas_counts
+    from .atlas import atlas_counts, with_member_spread
     from ..engine.atlas_table import check_atlas_rules
 
     check_atlas_rules(rules, 'method="atlas"')
     counts = atlas_counts(hand, contract, seat, dealer)
     n = counts["samples"]
+    p_made = counts["made"] / n  # the class's mean; the interval is the hand's, with the members' spread
     return BidEstimate(
         contract=contract, seat=seat, samples=n,
-        p_made=counts["made"] / n, p_made_ci=wilson_interval(counts["made"], n),
+        p_made=p_made, p_made_ci=with_member_spread(p_made, *wilson_interval(counts["made"], n), counts["member_sd"]),
         p_hanging=counts["hanging"] / n, p_hanging_ci=wilson_interval(counts["hanging"], n),
         p_inside=counts["inside"] / n, p_inside_ci=wilson_interval(counts["inside"], n),
         mean_score_bidding=counts["score_bidding"], mean_score_defenders=counts["score_defenders"],
@@ -444,8 +447,10 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
     rules, seed, threads, worlds : as :func:`belot_sim.simulate` (layout ``i`` depends only on
         ``(seed, i)``; with an auction, candidate ``i`` does, and the accepted ones are kept in order).
     method : ``"sample"`` (play sampled layouts) or ``"atlas"`` (the shipped bid atlas: ``hard``
-        play, no auction, undoubled, bulgarian rules; instant; the four positions pooled when ``dealer``
-        is None).
+        play whatever the default player, other ``players`` refused; no auction, undoubled, bulgarian
+        rules; instant; the four positions pooled when ``dealer`` is None).  An atlas row is the mean
+        over the hand's class (its suit permutations), which ``hard`` does not play exactly alike: the
+        P(made) interval is widened by their spread (``bs.bid_atlas().attrs["member_sd"]``).
     max_tries : candidate layouts screened at most with an auction (default ``max(10**6, 1000 *
         samples)``); fewer than ``min_samples`` (default ``samples``) consistent ones by then raise a
         ValueError, more are the estimate (``samples``/``accepted`` then say how many).  Both are
@@ -511,7 +516,8 @@ def _check_atlas_arguments(auction, known, turned, players, multiplier, samples,
     from .atlas import plays_as_atlas
 
     if players is not None and not plays_as_atlas(players):
-        raise ValueError(f'the bid atlas was computed with hard play; players={players!r} needs method="sample"')
+        raise ValueError(f'the bid atlas was computed with hard play in every seat; players={players!r} needs '
+                         'method="sample"')
     if multiplier is not None and check_multiplier(multiplier, rules) != 1:
         raise ValueError(f'the bid atlas scores undoubled deals; multiplier={multiplier!r} needs method="sample"')
     if samples is not None:  # it would be ignored: an atlas row has the layouts it was computed on
