@@ -52,6 +52,19 @@ def test_unknown_hands_are_card_backs():
     shown = drawn(st.to_svg())
     assert shown["backs"] == {1: 6} and ("hand", 1) not in shown["cards"]
     assert sorted(shown["cards"][("hand", 0)]) == sorted(str(c) for c in bs.Cards(st.hands[0]))
+    full = ref.FullDealState.from_text("belot full; dealer 0; hands ? AKQJT... ? ?; stock ?; auction P")
+    shown = drawn(full.to_svg())
+    assert shown["backs"] == {0: 5, 2: 5, 3: 5} and shown["cards"] == {("hand", 1): ["AS", "KS", "QS", "JS", "TS"]}
+    assert "auction: P" in shown["texts"] and "auction · dealer 0 · seat 2 to move" in shown["texts"]
+
+
+def test_the_classic_turned_card_is_shown_during_the_auction():
+    full = ref.FullDealState.random(seed=5, rules="classic")
+    shown = drawn(full.to_svg())
+    assert shown["cards"][("turned", full.dealer)] == [bs.format_card(full.turned)]
+    assert f"turned card: {bs.format_card(full.turned)}" in str(full)
+    bulgarian = ref.FullDealState.random(seed=5)
+    assert not any(place == "turned" for place, _ in drawn(bulgarian.to_svg())["cards"])
 
 
 def test_an_auction_a_finished_deal_and_a_match():

@@ -32,7 +32,8 @@ class Picture:
     when unknown (drawn as ``counts[seat]`` card backs); ``trick``: the ``(seat, card)`` pairs on the
     table; ``tricks``: the completed tricks as ``((seat, card) × 4, winner)``, drawn when
     ``show_tricks``; ``points``/``tricks_won``: the teams' card points and tricks so far (``None``: not
-    shown); ``calls``: the auction's ``(seat, call)``; ``result``: a finished deal's line."""
+    shown); ``calls``: the auction's ``(seat, call)``; ``turned``: the classic turned card during the
+    auction (shown to everyone); ``result``: a finished deal's line."""
 
     hands: tuple
     counts: tuple
@@ -46,6 +47,7 @@ class Picture:
     points: tuple | None = None
     tricks_won: tuple | None = None
     calls: tuple = ()
+    turned: int | None = None
     result: str = ""
     show_tricks: bool = False
 
@@ -107,6 +109,8 @@ def diagram(picture: Picture) -> str:
     lines = [picture.headline(), indent + seat_text(2), left + " " * 10 + seat_text(1), indent + seat_text(0)]
     if picture.calls:
         lines.append("auction: " + " ".join(call for _, call in picture.calls))
+    if picture.turned is not None:
+        lines.append(f"turned card: {format_card(picture.turned)}")
     if picture.trick:
         lines.append("table: " + ", ".join(f"{format_card(card)} (seat {seat})" for seat, card in picture.trick))
     if picture.show_tricks:

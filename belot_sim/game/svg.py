@@ -4,7 +4,8 @@ top, 3 on the left), the trick in the middle, the contract and score as text, th
 column on the right when asked.
 
 Plain string building, no dependency.  Every card drawn is a ``<g class="card">`` with
-``data-card`` (its name), ``data-seat`` and ``data-place`` (``hand``, ``trick`` or ``played``), so a
+``data-card`` (its name), ``data-seat`` and ``data-place`` (``hand``, ``trick``, ``played`` or
+``turned``: the classic turned card, its seat the dealer's), so a
 program can read the cards back (the tests do); unknown hands are ``<g class="back">`` card backs.
 """
 
@@ -85,6 +86,8 @@ def hand_svg(picture, seat: int) -> list[str]:
 def trick_svg(picture) -> list[str]:
     """The cards on the table, each pushed towards the seat that played it; on an empty table, the contract."""
     cx, cy = TABLE[0] + TABLE[2] / 2, TABLE[1] + TABLE[3] / 2
+    if picture.turned is not None:  # the classic auction's turned card, face up in the middle
+        return [card_svg(picture.turned, cx - CARD_W / 2, cy - CARD_H / 2, picture.dealer, "turned")]
     if not picture.trick and picture.contract is not None:
         code = str(picture.contract)
         text = SUIT_SYMBOLS["CDHS".index(code)] if len(code) == 1 else code

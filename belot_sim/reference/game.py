@@ -114,7 +114,8 @@ class FullDealState(Shown):
         hidden = {(self.dealer + 1 + i // 5) % 4 for i in self.hidden_places if i < 20}
         hands = tuple(None if s in hidden else self.first_hands[s] for s in range(4))
         return Picture(hands, (5, 5, 5, 5), self.dealer, to_move=None if self.is_over else self.to_move,
-                       calls=calls, show_tricks=tricks, result="all passed: a void deal" if self.is_over else "")
+                       calls=calls, turned=self.turned, show_tricks=tricks,
+                       result="all passed: a void deal" if self.is_over else "")
 
     @classmethod
     def random(cls, seed: int | None = None, dealer: int = 0, rules: Rules | str = BULGARIAN) -> "FullDealState":
