@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import IllegalActionError
-from ..game.card_types import Cards, card_values
+from ..game.card_types import Card, Cards, card_values
 from ..game.cards import card_suit, format_card, iter_cards, parse_card, popcount, to_mask
 from ..game.notation import Position, format_position, parse_position
 from ..game.picture import Picture, result_line
@@ -241,7 +241,7 @@ class DealState(Shown):
         seat = self.to_move
         return legal_cards(self.hands[seat], self.trick, seat, self.contract, self.rules)
 
-    def legal_actions(self) -> list[int]:
+    def legal_actions(self) -> list[Card]:
         """Sorted card indices the seat to move may play, as :class:`~belot_sim.Card` values (ints that
         print as names)."""
         return card_values(self.legal_mask())
