@@ -3,6 +3,8 @@
 >>> import belot_sim as bs
 >>> bs.format_cards(bs.parse_cards("JH 9H TS"))
 'TS 9H JH'
+>>> bs.Cards("JH 9H TS"), bs.Card("JH") == 20
+(Cards('TS 9H JH'), True)
 >>> str(bs.Contract.from_str("at"))
 'AT'
 >>> bs.score_deal("H", 106, 56)
@@ -18,12 +20,14 @@ from .engine.stats import wilson_interval
 from .errors import DatasetMismatchError, DatasetWriteError, IllegalActionError
 from .estimates import (BidEstimate, Calibration, bid_atlas, bid_table, bid_tables, calibration, estimate_bid,
                         format_bid_table)
+from .game.card_types import Card, Cards
 from .game.cards import format_card, format_cards, parse_card, parse_cards
 from .game.rules import BRIDGE_BELOT_2001, BULGARIAN, CLASSIC, Contract, Rules
 from .game.scoring import DealScore, MatchProgress, score_deal
 from .positions import Bot, analyze, solve, solve_moves, solve_position, solve_state
+from .reference import AuctionState, DealState, FullDealState, MatchState
 from .simulation import (format_match_tournament, format_tournament, match_tournament, simulate, simulate_dask,
-                         simulate_matches, tournament)
+                         simulate_matches, tournament, write_svg)
 from .warmup import warmup
 
 _moved.install()  # the module paths of the flat layout, for one release (belot_sim/_moved.py)
@@ -38,4 +42,5 @@ __all__ = [
     "BidEstimate", "bid_table", "estimate_bid", "format_bid_table", "wilson_interval", "bid_atlas",
     "calibration", "Calibration", "match_tournament", "format_match_tournament",
     "PLAYERS", "BIDDERS", "Bot", "analyze", "__version__",
+    "Card", "Cards", "DealState", "FullDealState", "MatchState", "AuctionState", "write_svg",
 ]

@@ -46,7 +46,8 @@ class Tally:
                                   (chosen & (multiplier == 4)).sum(), (chosen & made).sum()]
         self.calls.add(frame["auction"].str.len().to_numpy())
         played = frame[contract != "void"]
-        for side, points in enumerate(gallery.bidding_side(played, "score")):
+        for side, points in enumerate((played.belot.bidding_side("score"), played.belot.defenders("score"))):
+            points = points.to_numpy(np.int64)
             self.points[side] += np.bincount(np.minimum(points, MAX_POINTS), minlength=MAX_POINTS + 1)
 
     def mix_rows(self, bidder: str, n: int) -> list[dict]:

@@ -50,9 +50,7 @@ def rank_mask(rank: int) -> int:
 def groups(frame: pd.DataFrame) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Per deal: ``kind`` (index into KINDS), the declarer's counts ``a, b, o`` (the two card groups of
     the kind and, in suit contracts, the other trumps) and ``made``."""
-    hands = np.stack([frame[f"hand{s}"].to_numpy(np.int64) for s in range(4)])
-    declarer = frame["declarer"].to_numpy(np.int64)
-    hand = hands[declarer, np.arange(len(frame))]
+    hand = frame.belot.mask("declarer").to_numpy(np.int64)
     code = frame["contract"].cat.codes.to_numpy().astype(np.int64)  # C D H S NT AT = 0..5
     kind = np.select([code < 4, code == 5], [0, 1], 2)
     suit = np.where(code < 4, code, 0)

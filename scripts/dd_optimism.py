@@ -40,13 +40,13 @@ def per_contract(frames: dict[str, pd.DataFrame], contracts: list[str]) -> tuple
     kinds = base["contract"].astype(str).to_numpy()
     groups = {c: kinds == c for c in contracts} | {"all": np.ones(len(base), dtype=bool)}
     base_made = (base["outcome"] == "made").to_numpy(float)
-    base_raw = gallery.bidding_side(base, "raw")[0]
+    base_raw = base.belot.bidding_side("raw").to_numpy(np.int64)
     made_rows, gap_rows = [], []
     for player, frame in frames.items():
         if not (frame["contract"].equals(base["contract"]) and frame["declarer"].equals(base["declarer"])):
             raise RuntimeError(f"{player}: not the same deals as dd")
         made = (frame["outcome"] == "made").to_numpy(float)
-        raw = gallery.bidding_side(frame, "raw")[0]
+        raw = frame.belot.bidding_side("raw").to_numpy(np.int64)
         for contract, chosen in groups.items():
             made_rows.append({"player": player, "contract": contract,
                               **gallery.rate_row(int(made[chosen].sum()), int(chosen.sum()))})
@@ -71,12 +71,12 @@ def spread(values: np.ndarray, chosen: np.ndarray) -> float:
 
 def gap_histogram(frames: dict[str, pd.DataFrame], width: int = 10) -> pd.DataFrame:
     """Deals per ``width``-point bin of the bidders' raw points with dd minus with each player."""
-    base_raw = gallery.bidding_side(frames["dd"], "raw")[0]
+    base_raw = frames["dd"].belot.bidding_side("raw").to_numpy(np.int64)
     rows = []
     for player, frame in frames.items():
         if player == "dd":
             continue
-        gap = base_raw - gallery.bidding_side(frame, "raw")[0]
+        gap = base_raw - frame.belot.bidding_side("raw").to_numpy(np.int64)
         bins, counts = np.unique(np.floor_divide(gap, width) * width, return_counts=True)
         rows += [{"player": player, "gap_from": int(b), "gap_to": int(b) + width, "deals": int(c)}
                  for b, c in zip(bins, counts)]

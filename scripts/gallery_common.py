@@ -237,17 +237,6 @@ def read_block(folder: Path, low: int, high: int, columns: list[str] | None) -> 
     return frame if columns is None else frame[columns]
 
 
-def bidding_side(frame: pd.DataFrame, prefix: str) -> tuple[np.ndarray, np.ndarray]:
-    """``(bidders, defenders)``: the columns ``<prefix>0/1`` seen from the declarer's team
-    (void deals, ``declarer == -1``, belong to neither: callers drop them first)."""
-    declarer = frame["declarer"].to_numpy()
-    if (declarer < 0).any():
-        raise ValueError("void deals have no bidding team: drop them before bidding_side")
-    team0 = declarer % 2 == 0
-    zero, one = frame[f"{prefix}0"].to_numpy(np.int64), frame[f"{prefix}1"].to_numpy(np.int64)
-    return np.where(team0, zero, one), np.where(team0, one, zero)
-
-
 # -- summaries --------------------------------------------------------------------------------------------------
 
 

@@ -54,7 +54,8 @@ class Tally:
         self.sums.setdefault(key, gallery.Sums()).add(values)
 
     def add_rules(self, name: str, frame: pd.DataFrame, groups: dict) -> None:
-        bidders, defenders = gallery.bidding_side(frame, "score")
+        bidders = frame.belot.bidding_side("score").to_numpy(np.int64)
+        defenders = frame.belot.defenders("score").to_numpy(np.int64)
         for contract, chosen in groups.items():
             for outcome in OUTCOMES:
                 self.add((name, contract, outcome), (frame["outcome"] == outcome).to_numpy()[chosen])
@@ -68,7 +69,8 @@ class Tally:
         for column in ("outcome", "score0", "score1", "hanging"):
             changed |= (base[column] != other[column]).to_numpy()
         made = (other["outcome"] == "made").to_numpy(float) - (base["outcome"] == "made").to_numpy(float)
-        points = gallery.bidding_side(other, "score")[0] - gallery.bidding_side(base, "score")[0]
+        points = (other.belot.bidding_side("score").to_numpy(np.int64)
+                  - base.belot.bidding_side("score").to_numpy(np.int64))
         for contract, chosen in groups.items():
             self.add((name, contract, "changed"), changed[chosen])
             self.add((name, contract, "made_change"), made[chosen])

@@ -8,9 +8,14 @@ outside the kernels) with bit ``index`` set.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Iterator
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:  # format_cards takes a Series without this module importing pandas
+    import pandas as pd
 
 NUM_CARDS = 32
 SUITS = "CDHS"
@@ -21,6 +26,8 @@ FULL_DECK = (1 << NUM_CARDS) - 1
 SUIT_MASKS = tuple(0xFF << (8 * s) for s in range(4))
 SUIT_MASKS_ARRAY = np.array(SUIT_MASKS, dtype=np.uint32)
 
+#: The suit symbols by suit index (C D H S), and the symbols read as suits.
+SUIT_SYMBOLS = "♣♦♥♠"
 _SUIT_SYMBOLS = {"♣": "C", "♦": "D", "♥": "H", "♠": "S", "♧": "C", "♢": "D", "♡": "H", "♤": "S"}
 
 
@@ -102,13 +109,41 @@ def format_card(card: int) -> str:
     return RANKS[card & 7] + SUITS[card >> 3]
 
 
-def format_cards(mask: int) -> str:
+def format_cards(mask: int | np.ndarray | pd.Series) -> str | np.ndarray | pd.Series:
     """Text of a mask: suits from spades down to clubs, ranks upwards within a suit.
 
-    This is the order of the example in the README (``"JH 9H TS"`` → ``"TS 9H JH"``).
+    This is the order of the example in the README (``"JH 9H TS"`` → ``"TS 9H JH"``).  A numpy
+    array or a pandas Series of masks (a ``hand0`` column) gives the texts as an array of ``str``
+    objects or a Series of text with the same index and name.
+
+    >>> format_cards(np.array([0x08140000, 0], dtype=np.uint32)).tolist()
+    ['TS 9H JH', '']
     """
+    if isinstance(mask, np.ndarray):
+        return _format_masks(mask)
+    pandas = sys.modules.get("pandas")  # a Series comes from a pandas already imported: none is imported here
+    if pandas is not None and isinstance(mask, pandas.Series):
+        return type(mask)(_format_masks(mask.to_numpy()), index=mask.index, name=mask.name)
     mask = validate_mask(mask)
     return " ".join(format_card(c) for s in (3, 2, 1, 0) for c in iter_cards(mask & SUIT_MASKS[s]))
+
+
+#: Per suit (spades first), the text of each of its 256 byte values, with a space after each card.
+_SUIT_TEXTS = tuple(np.array([" ".join(format_card(8 * s + r) for r in range(8) if b >> r & 1) + " " * (b > 0)
+                              for b in range(256)], dtype=object) for s in (3, 2, 1, 0))
+
+
+def _format_masks(masks: np.ndarray) -> np.ndarray:
+    """:func:`format_cards` of every mask of an array, by table look-ups per suit."""
+    if masks.dtype.kind not in "iu":
+        raise TypeError(f"card masks must be integers, got an array of {masks.dtype}")
+    values = masks.astype(np.int64)
+    if values.size and (values.min() < 0 or values.max() > FULL_DECK):
+        bad = values[(values < 0) | (values > FULL_DECK)][0]
+        raise ValueError(f"card mask {int(bad):#x} is not a 32-bit card mask")
+    text = sum((table[(values >> 8 * (3 - k)) & 0xFF] for k, table in enumerate(_SUIT_TEXTS)),
+               np.full(values.shape, "", dtype=object))
+    return np.array([t[:-1] for t in text.ravel()], dtype=object).reshape(values.shape)
 
 
 def validate_mask(mask: int, what: str = "card mask") -> int:

@@ -22,8 +22,7 @@ from ..engine.registry import PERFECT_INFORMATION, PLAYERS, POLICY_CODES
 from ..engine.searching import MAX_WORLDS, search_token
 from ..game.cards import format_card
 from ..kernels.play_loop import play_scratch
-from ..reference import state_from_text
-from .bots import Bot, fill_record, new_record, play_state_of, turned_card_of
+from .bots import Bot, as_state, fill_record, new_record, play_state_of, turned_card_of
 
 #: Layouts over which analyze() averages each card (a judge: more than a player's 20).
 ANALYZE_WORLDS = 200
@@ -73,8 +72,7 @@ def analyze(state, *, worlds: int = ANALYZE_WORLDS, seed: int = 0, players=tuple
 
     worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
     seed = check_seed(seed)
-    if isinstance(state, str):
-        state = state_from_text(state, seed=seed)
+    state = as_state(state, seed)
     deal = play_state_of(state)
     names = _players(players)
     legal, values = layout_table(deal, worlds, seed, turned_card_of(state))

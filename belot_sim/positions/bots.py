@@ -28,8 +28,10 @@ Random values (``random``'s card, ``pimc``'s layouts and ties, the ``random`` an
 >>> st = ref.DealState.from_hands(["7C 8C 9C TC JC QC KC AC", "7D 8D 9D TD JD QD KD AD",
 ...                                "7H 8H 9H TH JH QH KH AH", "7S 8S 9S TS JS QS KS AS"],
 ...                               contract="H", declarer=0, dealer=3)
->>> bs.format_card(bs.Bot("hard").play(st))
-'AC'
+>>> bs.Bot("hard").play(st)
+AC
+>>> bs.Bot("hard").play("belot deal; dealer 3; contract H; declarer 0; hands AK.J7.T9.87 ? ? ?")  # ? hands drawn
+JH
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from ..engine.checks import check_int, check_seed
 from ..engine.registry import (AUCTION_READERS, BIDDER_CODES, BIDDERS, PERFECT_INFORMATION, PLAYERS, is_searching,
                                policy_codes)
 from ..engine.searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
+from ..game.card_types import Card, card_value
 from ..game.rules import Rules
 from ..kernels.bidding.position import bot_call
 from ..kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME
@@ -54,7 +57,7 @@ from ..kernels.core.rule_flags import flags_of
 from ..kernels.play_loop import play_scratch
 from ..kernels.policies.inference import start_auction
 from ..kernels.policies.position import bot_card
-from ..reference import DealState, FullDealState, MatchState
+from ..reference import DealState, FullDealState, MatchState, state_from_text
 
 
 def deal_of(state):
@@ -71,6 +74,17 @@ def _name(value, registry, what: str) -> str:
 def _int64(value: int) -> np.int64:
     """A uint64 value's bits as an int64 (the kernels read it back as uint64)."""
     return np.int64(value - (1 << 64) if value >= 1 << 63 else value)
+
+
+def as_state(state, seed: int):
+    """A reference state, or the state a position text describes (docs/notation.md), its ``?`` hands
+    drawn with ``seed``."""
+    if not isinstance(state, str):
+        return state
+    if not state.lstrip().lower().startswith("belot"):
+        raise ValueError(f"state must be a reference DealState, FullDealState or MatchState, or a position text "
+                         f"such as 'belot deal; ...' (docs/notation.md), got {state[:60]!r}")
+    return state_from_text(state, seed=seed)
 
 
 def play_state_of(state) -> DealState:
@@ -188,8 +202,11 @@ class Bot:
             check_rules(rules, self.rules, "this bot")
             self._accepted_rules = rules
 
-    def play(self, state, *, deal_id: int | None = None) -> int:
-        """The card (index 0..31) the seat to move plays at ``state`` (module docstring)."""
+    def play(self, state, *, deal_id: int | None = None) -> Card:
+        """The card the seat to move plays at ``state`` (module docstring), a :class:`~belot_sim.Card`: its
+        index 0..31, printed as its name.  ``state``: a reference state or a position text as
+        :func:`belot_sim.analyze` takes (its ``?`` hands drawn with the bot's seed)."""
+        state = as_state(state, self.seed)
         deal = play_state_of(state)
         self._check_rules(deal.rules)
         if deal.hidden_seats and self.player in PERFECT_INFORMATION:
@@ -200,7 +217,8 @@ class Bot:
         record[H_DEAL_ID] = -1 if deal_id is None else self._follow(deal_id, len(deal.plays))
         if self.player in AUCTION_READERS:
             self._read_auction(state, deal.to_move)
-        return int(bot_card(self._policy, record, self._view, self._ctx, self._tt, self._scratch, self._search))
+        return card_value(int(bot_card(self._policy, record, self._view, self._ctx, self._tt, self._scratch,
+                                       self._search)))
 
     def _read_auction(self, state, seat: int) -> None:
         """The auction an ``expert`` (or ``hybrid``) reads (:mod:`belot_sim.kernels.policies.inference`): that of a
@@ -234,8 +252,9 @@ class Bot:
     def bid(self, state, *, deal_id: int | None = None) -> str:
         """The call (``"pass"``, a contract such as ``"H"``, ``"double"``, ``"redouble"``) the seat to
         move makes in the auction of a :class:`~belot_sim.reference.FullDealState` (or a
-        :class:`~belot_sim.reference.MatchState`'s current deal); see the module docstring."""
-        full = deal_of(state)
+        :class:`~belot_sim.reference.MatchState`'s current deal), or a ``belot full`` position text (its ``?``
+        hands drawn with the bot's seed); see the module docstring."""
+        full = deal_of(as_state(state, self.seed))
         if not isinstance(full, FullDealState):
             raise TypeError(f"bid needs a reference FullDealState or MatchState (a DealState has no auction), got "
                             f"{type(state).__name__}")

@@ -4,8 +4,10 @@ sides play perfectly (a *perfect-information* analysis: it sees every hand).
 >>> import belot_sim as bs
 >>> bs.solve(["AS", "7S", "TS", "8S"], "H", leader=0)      # A and 10 of spades + last trick
 31
->>> bs.solve_moves(["AS 7C", "7S 8C", "TS 9C", "8S TC"], "NT", leader=0)  # doubled in NT
-{0: 62, 31: 42}
+>>> bs.solve_moves(["AS 7C", "7S 8C", "TS 9C", "8S TC"], "NT", leader=0)  # doubled in NT; keys are bs.Card
+{7C: 62, AS: 42}
+>>> bs.solve_moves(["AS 7C", "7S 8C", "TS 9C", "8S TC"], "NT", leader=0, names=True)
+{'7C': 62, 'AS': 42}
 
 What is counted (docs/rules.md §2, §6, §7), for team ``team`` from the remaining tricks: card points of
 its tricks (the rules family's table for the contract), +10 for the deal's last trick, all doubled
@@ -26,6 +28,7 @@ import numpy as np
 
 from ..engine.checks import check_bool
 from ..engine.compiling import announce
+from ..game.card_types import Card, card_value
 from ..game.cards import format_card, iter_cards, parse_card, popcount, to_mask
 from ..game.rules import BULGARIAN, Contract, Rules
 from ..kernels.core.layouts import C_NODES, MAX_GEN
@@ -177,7 +180,7 @@ def _check_table_legal(masks, leader, cards, contract, rules) -> None:
         trick.append((seat, card))
 
 
-def _run(masks, contract, leader, cards, team, rules, valat, moves: bool):
+def _run(masks, contract, leader, cards, team, rules, valat, moves: bool, names: bool = False):
     ws = _ws()
     hands = np.array(masks, dtype=np.int64)
     for i, card in enumerate(cards):
@@ -188,7 +191,8 @@ def _run(masks, contract, leader, cards, team, rules, valat, moves: bool):
         if not moves:
             return int(ws.k.dd_value(*args))
         legal = int(ws.k.dd_moves(*args, ws.out))
-    return {card: int(ws.out[card]) for card in iter_cards(legal)}
+    key = format_card if check_bool(names, "names") else card_value
+    return {key(card): int(ws.out[card]) for card in iter_cards(legal)}
 
 
 # --- public API --------------------------------------------------------------------------------
@@ -207,19 +211,21 @@ def solve(hands: Sequence, contract: Contract | str, leader: int, team: int = 0,
 
 
 def solve_moves(hands: Sequence, contract: Contract | str, leader: int, team: int = 0,
-                rules: Rules | str = BULGARIAN) -> dict[int, int]:
+                rules: Rules | str = BULGARIAN, *, names: bool = False) -> dict[Card, int] | dict[str, int]:
     """``{card: value}`` for every legal card of ``leader`` (the leader may play any card): the
-    exact points of team ``team`` after that card is led and both sides play perfectly.
+    exact points of team ``team`` after that card is led and both sides play perfectly.  The keys
+    are :class:`~belot_sim.Card` values (card indices that print as names); ``names=True``: the
+    cards' texts (``"JH"``).
 
     Same arguments as :func:`solve`; ``max`` of the values is :func:`solve` when ``team`` is the
     leader's team, ``min`` otherwise.
     """
-    return _run(*_prepare(hands, contract, leader, (), team, rules, None), moves=True)
+    return _run(*_prepare(hands, contract, leader, (), team, rules, None), moves=True, names=names)
 
 
 def solve_position(hands: Sequence, contract: Contract | str, leader: int, trick: Iterable = (), team: int = 0,
-                   rules: Rules | str = BULGARIAN, *, valat: bool | None = None, moves: bool = False
-                   ) -> int | dict[int, int]:
+                   rules: Rules | str = BULGARIAN, *, valat: bool | None = None, moves: bool = False,
+                   names: bool = False) -> int | dict[Card, int] | dict[str, int]:
     """:func:`solve` (or :func:`solve_moves` with ``moves=True``) from the middle of a trick.
 
     ``trick``: the cards already on the table, in playing order from ``leader`` (the seat that led
@@ -227,21 +233,24 @@ def solve_position(hands: Sequence, contract: Contract | str, leader: int, trick
     trick and are part of the value.  ``hands``: the cards still held — a seat that already played
     to the trick holds one card less than the others.  ``valat``: whether the team can still earn
     the 90 valat points (it has won every earlier trick of the deal); by default only within the
-    deal's first trick.  With ``moves=True`` returns ``{card: value}`` for the seat to move.
+    deal's first trick.  With ``moves=True`` returns ``{card: value}`` for the seat to move (keys as
+    :func:`solve_moves`'s, ``names=True`` for texts).
 
     >>> solve_position(["AS", "", "TS", "8S"], "H", leader=1, trick=["7S"])
     31
     """
     moves = check_bool(moves, "moves")
-    return _run(*_prepare(hands, contract, leader, trick, team, rules, valat), moves=moves)
+    return _run(*_prepare(hands, contract, leader, trick, team, rules, valat), moves=moves, names=names)
 
 
-def solve_state(state, team: int | None = None, *, moves: bool = False) -> int | dict[int, int]:
+def solve_state(state, team: int | None = None, *, moves: bool = False, names: bool = False
+                ) -> int | dict[Card, int] | dict[str, int]:
     """Double-dummy value of a reference :class:`~belot_sim.reference.DealState` from where it is.
 
     ``team`` defaults to the team of the seat to move.  Only what is still to come is counted
     (the tricks already won and belots already decided are not); valat counts if ``team`` has won
-    every completed trick.  With ``moves=True`` returns ``{card: value}`` for the seat to move.  A
+    every completed trick.  With ``moves=True`` returns ``{card: value}`` for the seat to move (keys as
+    :func:`solve_moves`'s, ``names=True`` for texts).  A
     state with unknown hands (a position text with ``?``) is refused: its filled-in hands are a guess.
     """
     from ..reference.deal import DealState
@@ -259,4 +268,4 @@ def solve_state(state, team: int | None = None, *, moves: bool = False) -> int |
     team = _check_index(team, "team", 1)
     valat = state.tricks_won[1 - team] == 0
     return solve_position(state.hands, state.contract, state.leader, [c for _, c in state.trick], team,
-                          state.rules, valat=valat, moves=moves)
+                          state.rules, valat=valat, moves=moves, names=names)

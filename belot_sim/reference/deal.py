@@ -5,8 +5,10 @@
 >>> hands = ["7C 8C 9C TC JC QC KC AC", "7D 8D 9D TD JD QD KD AD",
 ...          "7H 8H 9H TH JH QH KH AH", "7S 8S 9S TS JS QS KS AS"]
 >>> st = ref.DealState.from_hands(hands, contract="H", declarer=2, dealer=3)
->>> st.to_move, [bs.format_card(c) for c in st.legal_actions()][:3]
-(0, ['7C', '8C', '9C'])
+>>> st.to_move, st.legal_actions()[:3], st.legal_actions()[0] == 0
+(0, [7C, 8C, 9C], True)
+>>> st.play("7C"); st.legal_cards()
+Cards('7D 8D 9D TD JD QD KD AD')
 """
 
 from __future__ import annotations
@@ -14,10 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..errors import IllegalActionError
+from ..game.card_types import Card, Cards, card_values
 from ..game.cards import card_suit, format_card, iter_cards, parse_card, popcount, to_mask
 from ..game.notation import Position, format_position, parse_position
+from ..game.picture import Picture, result_line
 from ..game.rules import BELOT_POINTS, BULGARIAN, LAST_TRICK_BONUS, VALAT_BONUS, Contract, Rules, is_integer
 from ..game.scoring import DealScore, check_multiplier, score_deal
+from .display import Shown
 from .declarations import (Declaration, belot_cards, belot_suits, declarations_shown_now, find_declarations,
                            resolve_declarations, shown_declaration_cards)
 from .play import legal_cards, trick_winner
@@ -110,9 +115,11 @@ class _Undo:
     last_trick_team: int
 
 
-@dataclass
-class DealState:
-    """Play phase of a deal.  Build with :meth:`from_hands`; step with :meth:`play`."""
+@dataclass(repr=False)
+class DealState(Shown):
+    """Play phase of a deal.  Build with :meth:`from_hands`; step with :meth:`play`.  ``repr`` is the
+    position's one-line text (:meth:`to_text`), ``str`` a compact diagram, and in Jupyter it is drawn
+    (:meth:`to_svg`)."""
 
     rules: Rules
     contract: Contract
@@ -200,6 +207,20 @@ class DealState:
         return format_position(Position("deal", self.rules, self.dealer, hands, tuple(c for _, c in self.plays),
                                         self.contract, self.declarer, self.multiplier, shown=self.shown_field()))
 
+    def __repr__(self) -> str:
+        return self.to_text()
+
+    def picture(self, *, tricks: bool = False) -> Picture:
+        """What a picture of this position shows (:mod:`belot_sim.game.picture`); ``tricks``: the tricks
+        played too."""
+        hands = tuple(None if s in self.hidden_seats else self.hands[s] for s in range(4))
+        done = tuple((tuple(t), t[trick_winner([c for _, c in t], self.contract)][0]) for t in self.completed_tricks())
+        result = self.result() if self.is_over else None
+        return Picture(hands, tuple(popcount(h) for h in self.hands), self.dealer, self.contract, self.declarer,
+                       self.multiplier, tuple(self.trick), done, None if self.is_over else self.to_move,
+                       tuple(self.trick_points), tuple(self.tricks_won), show_tricks=tricks,
+                       result="" if result is None else result_line(result.outcome, result.raw, result.score))
+
     # --- the step API -------------------------------------------------------------------
 
     @property
@@ -220,9 +241,14 @@ class DealState:
         seat = self.to_move
         return legal_cards(self.hands[seat], self.trick, seat, self.contract, self.rules)
 
-    def legal_actions(self) -> list[int]:
-        """Sorted card indices the seat to move may play."""
-        return list(iter_cards(self.legal_mask()))
+    def legal_actions(self) -> list[Card]:
+        """Sorted card indices the seat to move may play, as :class:`~belot_sim.Card` values (ints that
+        print as names)."""
+        return card_values(self.legal_mask())
+
+    def legal_cards(self) -> Cards:
+        """The cards the seat to move may play, as a :class:`~belot_sim.Cards` set (prints ``TS 9H JH``)."""
+        return Cards(self.legal_mask())
 
     def play(self, card: int | str) -> None:
         """Play a card (index or text) for the seat to move."""

@@ -9,12 +9,16 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..errors import IllegalActionError
-from ..game.notation import Position, format_position, parse_position
+from ..game.card_types import Cards
+from ..game.notation import CALL_TEXT, Position, format_position, parse_position
+from ..game.picture import Picture
 from ..game.rules import BULGARIAN, Rules
 from .auction import AuctionState
 from .deal import DealResult, DealState, cards_or_unknown, check_seat, replay
+from .display import Shown
 from .dealing import check_pack, complete_hands, first_hands, place_seats, seat_of_order, turned_card
 from .unknown import as_position_error, check_shown, fill_places, first_quiet, play_history
 
@@ -25,8 +29,10 @@ def shuffled_pack(rng: random.Random) -> list[int]:
     return pack
 
 
-class FullDealState:
-    """One deal from the shuffled pack to the score.  ``phase`` is "auction", "play" or "over"."""
+class FullDealState(Shown):
+    """One deal from the shuffled pack to the score.  ``phase`` is "auction", "play" or "over".  ``repr``
+    is the position's one-line text (:meth:`to_text`), ``str`` a compact diagram, and in Jupyter it is
+    drawn (:meth:`to_svg`)."""
 
     def __init__(self, pack: Sequence[int], dealer: int, rules: Rules | str = BULGARIAN):
         self.rules = Rules.coerce(rules)
@@ -96,6 +102,21 @@ class FullDealState:
         return format_position(Position("full", self.rules, self.dealer, hands, plays, stock=stock,
                                         auction=tuple(c for _, c in self.auction.calls), shown=shown))
 
+    def __repr__(self) -> str:
+        return self.to_text()
+
+    def picture(self, *, tricks: bool = False) -> Picture:
+        """What a picture of this deal shows (:mod:`belot_sim.game.picture`): the play's position with the
+        auction's calls, or during the auction the 5-card hands; ``tricks``: the tricks played too."""
+        calls = tuple((seat, CALL_TEXT[call]) for seat, call in self.auction.calls)
+        if self.play_state is not None:
+            return replace(self.play_state.picture(tricks=tricks), calls=calls)
+        hidden = {(self.dealer + 1 + i // 5) % 4 for i in self.hidden_places if i < 20}
+        hands = tuple(None if s in hidden else self.first_hands[s] for s in range(4))
+        return Picture(hands, (5, 5, 5, 5), self.dealer, to_move=None if self.is_over else self.to_move,
+                       calls=calls, turned=self.turned, show_tricks=tricks,
+                       result="all passed: a void deal" if self.is_over else "")
+
     @classmethod
     def random(cls, seed: int | None = None, dealer: int = 0, rules: Rules | str = BULGARIAN) -> "FullDealState":
         return cls(shuffled_pack(random.Random(seed)), dealer, rules)
@@ -123,11 +144,16 @@ class FullDealState:
         return self.auction.to_move if self.play_state is None else self.play_state.to_move
 
     def legal_actions(self) -> list:
+        """The legal calls during the auction, the legal cards (:class:`~belot_sim.Card` values) during play."""
         if self.phase == "auction":
             return self.auction.legal_calls()
         if self.phase == "play":
             return self.play_state.legal_actions()
         return []
+
+    def legal_cards(self) -> Cards:
+        """The cards the seat to move may play (an empty set during the auction and once over)."""
+        return self.play_state.legal_cards() if self.phase == "play" else Cards(0)
 
     def play(self, action) -> None:
         """A call during the auction, a card (index or text) during play."""

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 
 from ..errors import IllegalActionError
+from ..game.card_types import Cards
+from ..game.picture import Picture
 from ..game.rules import BULGARIAN, Rules, is_integer
 from ..game.scoring import MatchProgress
 from .deal import DealResult, check_seat
+from .display import Shown
 from .game import FullDealState, shuffled_pack
 
 
-class MatchState:
-    """Deals one after another (dealer rotating) until :attr:`winner` is set.
+class MatchState(Shown):
+    """Deals one after another (dealer rotating) until :attr:`winner` is set.  ``str`` and the picture
+    (Jupyter, :meth:`to_svg`) are the current deal's, with the match score.
 
     ``packs`` gives the shuffled pack of each deal; by default they come from
     ``random.Random(seed)``.  The step API delegates to the current :class:`FullDealState`;
@@ -70,6 +75,16 @@ class MatchState:
     def legal_actions(self) -> list:
         """The current deal's legal calls or cards (none once the match is over)."""
         return [] if self.is_over else self.deal.legal_actions()
+
+    def legal_cards(self) -> Cards:
+        """The current deal's legal cards (an empty set in an auction and once the match is over)."""
+        return Cards(0) if self.is_over else self.deal.legal_cards()
+
+    def picture(self, *, tricks: bool = False) -> Picture:
+        """The current deal's picture, its last line the match score."""
+        shown = self.deal.picture(tricks=tricks)
+        match = f"match: {self.scores[0]}–{self.scores[1]}" + (f", team {self.winner} won" if self.is_over else "")
+        return replace(shown, result=f"{shown.result} · {match}" if shown.result else match)
 
     def play(self, action) -> None:
         """A call or a card in the current deal; a deal that ends is scored and the next one dealt."""
