@@ -109,7 +109,7 @@ def test_the_bidder_is_a_bidder_everywhere():
     matches, _ = bs.simulate_matches(4, players="neural", bidders=["neural", "heuristic"] * 2, seed=1)
     assert len(matches) == 4
     # deterministic, so it can also be the model of an auction that layouts replay
-    estimate = bs.estimate_bid("JH 9H AH KS 7C", "H", seat=0, dealer=3, auction="P", samples=100, players="hard",
+    estimate = bs.estimate_bid("JH 9H AH KS 7C", "H", seat=1, dealer=3, auction="P", samples=100, players="hard",
                                bidders="neural", seed=1)
     assert 0 <= estimate.p_made <= 1
     with pytest.raises(ValueError, match="trained on bulgarian auctions"):

@@ -40,8 +40,8 @@ import numpy as np
 
 from ..engine.bidder_options import bidder_params
 from ..engine.checks import check_int, check_seed
-from ..engine.registry import (AUCTION_READERS, BIDDER_CODES, BIDDERS, PERFECT_INFORMATION, PLAYERS, is_searching,
-                               policy_codes)
+from ..engine.registry import (AUCTION_READERS, BIDDER_CODES, BIDDERS, PERFECT_INFORMATION, PLAYERS, bidder_codes,
+                               is_searching, policy_codes)
 from ..engine.searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
 from ..game.card_types import Card, card_value
 from ..game.rules import Rules
@@ -181,6 +181,8 @@ class Bot:
             raise ValueError(f"bidder_options= tunes the bot's bidder: give bidder= too (a {self.player} bot without "
                              "one makes no call and reads no auction)")
         self._policy = policy_codes(self.player)[0]
+        if self.bidder is not None:
+            bidder_codes(self.bidder)  # a learned bidder's weights file must be there
         policies = np.full(4, self._policy, dtype=np.int64)
         self._search = search_token() if is_searching(policies) else None
         _, self._view, _, self._ctx, self._tt, self._scratch = play_scratch(policies, self.worlds, self._search)
