@@ -1,6 +1,6 @@
 """Bid tables for a list of hands, written to one CSV.
 
-Run: ``python scripts/bid_table.py HANDS.txt --out bids.csv [--samples 1000] [--players dd]``
+Run: ``python scripts/bid_table.py HANDS.txt --out bids.csv [--samples 1000] [--players neural]``
 where ``HANDS.txt`` has one hand per line (5 or 8 cards, e.g. ``JH 9H AH KS 7C``; blank lines and
 ``#`` comments are skipped), or give hands with ``--hand`` (repeatable).  Every hand's contracts are
 evaluated on the same sampled layouts (see ``belot_sim.bid_table``); the CSV has one row per
@@ -16,6 +16,7 @@ from pathlib import Path
 import belot_sim as bs
 from belot_sim.estimates.bid import MAX_SAMPLES
 from belot_sim.engine.io import write_csv_atomically
+from belot_sim.engine.registry import DEFAULT_BID_PLAYERS
 
 from gallery_common import PRESETS, at_most, output_file, run, seat_names, seed_int
 
@@ -40,8 +41,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--hand", action="append", default=[], help="a hand (repeatable)")
     parser.add_argument("--out", required=True, type=output_file, help="CSV file to write")
     parser.add_argument("--samples", type=at_most(MAX_SAMPLES), default=1000, help="layouts per hand (default 1000)")
-    parser.add_argument("--players", default="dd",
-                        help=f"the layouts' players: one of {', '.join(sorted(bs.PLAYERS))} (default dd), or four "
+    parser.add_argument("--players", default=DEFAULT_BID_PLAYERS,
+                        help=f"the layouts' players: one of {', '.join(sorted(bs.PLAYERS))} (default "
+                             f"{DEFAULT_BID_PLAYERS}), or four "
                              "comma-separated (seats 0..3)")
     parser.add_argument("--rules", default="bulgarian", choices=PRESETS, help="rule preset (default bulgarian)")
     parser.add_argument("--seat", type=int, default=0, choices=range(4), help="the bidder's seat 0..3 (default 0)")

@@ -1,9 +1,9 @@
 """How optimistic is a double-dummy bid estimate?
 
-Question: the classic "can it be made with the cards face up" estimate (``players="dd"``, the
-default of ``bs.estimate_bid``) against realistic play by players who see only their own cards
-(``pimc``, ``hard``): how much more often is a contract made double dummy, and how many raw points
-does the bidding team gain from seeing every card, per contract?
+Question: the classic "can it be made with the cards face up" estimate (``players="dd"``, the default of
+``bs.estimate_bid`` before 2026-12-07, now ``neural``) against realistic play by players who see only
+their own cards (``pimc``, ``hard``): how much more often is a contract made double dummy, and how many
+raw points does the bidding team gain from seeing every card, per contract?
 
 Method: the same ``--n`` deals (uniformly random contract and declarer, no auction) are played
 with ``dd``, ``pimc`` and ``hard`` in all four seats, as ``estimate_bid`` plays its layouts.  Per

@@ -182,8 +182,9 @@ def test_a_table_with_no_contract_to_bid_values_the_other_calls():
     table = bs.bid_table("7S 8S 7D 8D 9C", seat=0, dealer=0, auction="PAX", bidders="random", players="hard",
                          samples=100, seed=1)  # random: the partner's AT and the double are rare under the heuristic
     assert list(table.index) == ["pass", "redouble"]
-    assert table["p_made"].isna().all() and table["ev_call"].notna().all() and not table["recommended"].any()
-    assert table.attrs["recommended"] == "pass"
+    assert table["p_made"].isna().all() and table["ev_call"].notna().all()
+    assert table.attrs["recommended"] == "pass" and table["recommended"].tolist() == [True, False]
+    assert table["p_made"].dtype == float  # no object columns when no contract is left to bid
 
 
 def test_the_value_of_a_call_is_its_auction_finished_and_played_by_the_reference_engine():

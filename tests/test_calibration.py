@@ -81,6 +81,7 @@ def test_the_reliability_diagram_is_a_png(runs, tmp_path):
     (dict(estimate_players="genius"), "genius"),
     (dict(method="atlas", rules="classic"), "bulgarian preset only"),
     (dict(method="atlas", estimate_players="dd"), "computed with hard play"),
+    (dict(method="atlas"), "needs deals played by hard"),  # the deals' default player is neural
     (dict(samples=10, min_samples=11), "min_samples"),
 ])
 def test_bad_arguments_are_refused_before_any_deal(kwargs, pattern, rejected_before_kernel):
@@ -95,6 +96,6 @@ def test_classic_runs_read_the_turned_card_as_a_card_and_few_samples_need_no_min
 
 
 def test_an_atlas_run_reports_the_tables_play_and_layouts():
-    run = bs.calibration(60, method="atlas", estimate_players="HARD", seed=2)
+    run = bs.calibration(60, method="atlas", players="hard", estimate_players="HARD", seed=2)
     assert (run.settings["estimate_players"], run.settings["samples"]) == ("hard", 1000)
     assert "atlas estimate (hard play, 1000 layouts)" in str(run)

@@ -191,3 +191,9 @@ def test_a_later_round_seats_the_bidder_on_one_team():
         assert models[1 - deal_id % 2] == models[3 - deal_id % 2]
         seen.add(int(models[1 - deal_id % 2]))
     assert seen == {HEURISTIC, NEURAL_BIDDER}
+
+
+def test_the_labels_refuse_a_searching_player_before_any_work():
+    for player in ("dd", "pimc", "hybrid"):  # the label kernels hold no solver
+        with pytest.raises(ValueError, match="players without search"):
+            call_frame(1, 0, 5, players=player)

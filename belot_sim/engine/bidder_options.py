@@ -72,7 +72,7 @@ def bidder_params(rules: Rules | str | None = None, options: dict | None = None,
     ints[BIDDER_INTS["FLAGS"].offset] = flags_of(rules)
     if BIDDER_CODES["neural"] in {int(c) for c in codes} and rules.is_classic:
         raise ValueError("the neural bidder was trained on bulgarian auctions only: in classic use "
-                         "'heuristic', 'mc' or 'random'")
+                         "'heuristic' or 'random' (or 'mc' as a seat's bidder)")
     if BIDDER_CODES["atlas"] in {int(c) for c in codes}:
         from .atlas_table import check_atlas_rules
 

@@ -385,6 +385,7 @@ def _with_call_values(table: pd.DataFrame, plan: AuctionPlan, ids: np.ndarray) -
     attrs = dict(table.attrs)  # pd.concat keeps no attrs
     table = pd.concat([table, others]) if len(table) else others.astype(table.dtypes.to_dict())
     table["ev_call"] = pd.Series(values, index=names)
+    table["recommended"] = table.index == attrs["recommended"]  # the pass row too, when passing is recommended
     table.attrs.update(attrs, best_call=names[int(np.argmax(values))])
     return table
 
@@ -591,7 +592,8 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, b
 
 def bid_tables(hands, *, client=None, threads: int | None = None, progress: bool = False, **bid_table_kwargs
                ) -> pd.DataFrame:
-    """:func:`bid_table` of every hand of ``hands``, as one frame: a row per (hand, contract),
+    """:func:`bid_table` of every hand of ``hands``, as one frame: a row per (hand, contract) — with an
+    ``auction``, per (hand, legal call), with ``ev_call`` —
     columns ``hand`` (the cards as text), ``contract`` and the bid-table columns; with ``auction``
     (the same calls for every hand, each hand the 5 cards of the seat to call) also ``tried`` and
     ``acceptance`` (the layouts tried and the share consistent with the calls).
@@ -716,7 +718,7 @@ def _table(frame: pd.DataFrame, rules: Rules, contracts, seat: int, samples: int
         row["raw_bidding"] = est.mean_raw_bidding
         row["raw_defenders"] = est.mean_raw_defenders
         rows[str(contract)] = row
-    table = pd.DataFrame.from_dict(rows, orient="index", columns=list(TABLE_COLUMNS))
+    table = pd.DataFrame.from_dict(rows, orient="index", columns=list(TABLE_COLUMNS)).astype(float)
     table.index.name = "contract"
     eligible = table[table["p_made"] >= min_p_made]
     recommended = str(eligible["ev"].idxmax()) if len(eligible) else "pass"

@@ -83,8 +83,8 @@ def calibration(n: int, *, bidders="heuristic", players=DEFAULT_BID_PLAYERS, est
     estimate then rests on the ``accepted`` ones, at least ``min_samples``, default 20 or
     ``samples`` if fewer); a deal with fewer is left out and counted in ``settings["skipped"]``.
     With ``"atlas"`` the estimate is the table's (``hard`` play, its 1,000 layouts a row):
-    ``estimate_players`` other than ``hard`` is refused.  Every argument is checked before the first
-    deal is played.
+    ``estimate_players`` other than ``hard`` is refused, and so are deals not played by ``hard``. Every
+    argument is checked before the first deal is played.
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")
@@ -139,6 +139,9 @@ def _estimate_settings(method: str, rules: Rules, players, estimate_players, sam
     if estimate_players is not None and not plays_as_atlas(estimate_players):
         raise ValueError(f'the bid atlas was computed with hard play; estimate_players={estimate_players!r} needs '
                          'method="auction" or "uniform"')
+    if not plays_as_atlas(players):  # the atlas's hard estimates would be checked against other players' deals
+        raise ValueError(f'the bid atlas was computed with hard play: method="atlas" needs deals played by hard '
+                         f'(players="hard"), got players={players!r}')
     return "hard", int(atlas_meta()["samples"])
 
 

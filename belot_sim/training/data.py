@@ -13,8 +13,9 @@ the run's choice (``players``: one name, or four for seats 0..3).  A shard is an
   cards' mask) and ``played`` (int8[rows], the card the deal's player chose);
 * ``owners``: ``owners`` (int8[rows, 32]: the holder of each card relative to the seat, 1..3; 0: a card
   the seat can see) and ``trick`` (int8[rows]);
-* ``calls`` (the bidder's, :mod:`.call_labels`): no played deals but auctions of ``heuristic`` bidders
-  with some random calls (one shard in four without declarations); ``bits`` (uint64[rows, CALL_WORDS],
+* ``calls`` (the bidder's, :mod:`.call_labels`): no played deals but auctions of the round's bidder models
+  (``heuristic``; from round 1 on the ``neural`` bidder on one team) with some random calls (one shard in
+  four without declarations); ``bits`` (uint64[rows, CALL_WORDS],
   the packed bidder observations), ``values`` (int16[rows, 9]: each call code's value, -32768 not legal)
   and ``heuristic`` (int8[rows]: the heuristic's call).
 """
@@ -29,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.io import write_atomically
-from ..engine.registry import policy_codes
+from ..engine.registry import is_searching, policy_codes
 from ..game.rules import Rules
 from ..kernels.bidding.auction_loop import DEFAULT_WEIGHTS
 from ..kernels.core.auction_rules import MAX_CALLS
@@ -146,6 +147,9 @@ def call_frame(seed: int, start: int, n: int, players="neural", rules="bulgarian
     heuristic = np.zeros(rows, dtype=np.int8)
     counts = np.zeros(n, dtype=np.int32)
     policies = np.array(policy_codes(players), dtype=np.int64)
+    if is_searching(policies):  # the label kernels hold no solver: a searching seat would play no card
+        raise ValueError(f"the call labels are played by players without search, got {players!r}: use neural, hard, "
+                         "normal, easy or random")
     label_calls(seed, start, n, round_, flags_of(Rules.coerce(rules)), explore, policies, DEFAULT_WEIGHTS.copy(),
                 threads, bits, values, heuristic, counts)
     kept = (MAX_CALLS * np.arange(n)[:, None] + np.arange(MAX_CALLS)[None, :])[
@@ -194,7 +198,7 @@ def make_shards(plan: ShardPlan, count: int, progress=None) -> list[Path]:
     folder = Path(plan.folder)
     folder.mkdir(parents=True, exist_ok=True)
     record = {"seed": plan.seed, "deals": plan.deals, "players": plan.players if isinstance(plan.players, str)
-              else list(plan.players), "words": WORDS, "note": plan.note,
+              else list(plan.players), "words": CALL_WORDS if plan.kind == "calls" else WORDS, "note": plan.note,
               "kind": plan.kind, **({"round": plan.round} if plan.round else {})}
     meta = folder / "shards.json"
     if meta.is_file():

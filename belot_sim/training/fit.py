@@ -1,10 +1,13 @@
 """The learned models' training (PyTorch, the ``train`` extra: ``pip install "belot-sim[train]"``).
 
-The network (:mod:`belot_sim.kernels.policies.neural`: ``INPUTS`` → ``H1`` → ``H2`` → 32, ReLU) learns
-each legal card's double-dummy value in the true deal from the seat's observation (:mod:`.labels`).
-Only the differences between the legal cards decide a play, so the loss is the squared error of the
-values *centred on their mean over the legal cards* (in units of :data:`VALUE_SCALE` points): the
-network need not guess how many points the rest of the deal holds, only which card is worth more.
+A network ``inputs`` → ``H1`` → ``H2`` → ``outputs`` (ReLU) learns one of :data:`TASKS`: the ``neural``
+player's (:mod:`belot_sim.kernels.policies.neural`) each legal card's double-dummy value in the true deal
+from the seat's observation (:mod:`.labels`); the card-ownership model's holders of the unseen cards; the
+``neural`` bidder's (:mod:`belot_sim.kernels.bid_models.neural_bidder`) each legal call's match points
+(:mod:`.call_labels`).  For cards and calls only the differences between the legal choices decide, so the
+loss is the squared error of the values *centred on their mean over the legal choices* (in units of
+:data:`VALUE_SCALE` points): the network need not guess how many points the rest of the deal holds,
+only which choice is worth more.
 
 :func:`fit` runs epochs over the shards in an order drawn from the seed and the epoch, writes a
 checkpoint after every epoch (``checkpoint.pt``, whole or not at all) and resumes from it; the curve
@@ -53,7 +56,7 @@ class FitPlan:
     learning_rate: float = 1e-3
     weight_decay: float = 1e-6
     threads: int = 2
-    #: What the network learns: ``"values"`` or ``"owners"`` (module docstring).
+    #: What the network learns: ``"values"`` (cards), ``"owners"`` or ``"calls"`` (:data:`TASKS`).
     kind: str = "values"
 
 
