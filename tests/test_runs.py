@@ -3,6 +3,7 @@ and time left, a line when kernels compile, and every long call stopping promptl
 
 from __future__ import annotations
 
+import io
 import signal
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from numba import njit
 
 import belot_sim as bs
 from belot_sim.engine import compiling
+from belot_sim.engine import progress as progress_module
 from belot_sim.engine import runs
 from belot_sim.engine.progress import Progress
 
@@ -63,6 +65,34 @@ def test_progress_bar_shows_count_rate_and_time_left(capsys):
     with Progress(False, "simulate", 40, "deals") as bar:
         bar.advance(40)
     assert capsys.readouterr().err == ""
+
+
+class _Stream(io.StringIO):
+    def __init__(self, tty: bool):
+        super().__init__()
+        self.tty = tty
+
+    def isatty(self) -> bool:
+        return self.tty
+
+
+def test_progress_is_whole_lines_when_stderr_is_not_a_terminal(monkeypatch):
+    """A log file or a pipe gets one line per refresh (every LOG_INTERVAL seconds) and one at the end,
+    no carriage returns; a terminal gets the bar redrawn in place."""
+    for tty in (False, True):
+        stream = _Stream(tty)
+        monkeypatch.setattr(sys, "stderr", stream)
+        monkeypatch.setattr(progress_module, "LOG_INTERVAL", 0.0 if not tty else progress_module.LOG_INTERVAL)
+        with Progress(True, "simulate", 40, "deals") as bar:
+            for _ in range(4):
+                bar.advance(10)
+        text = stream.getvalue()
+        if tty:
+            assert "\r" in text
+        else:
+            lines = text.splitlines()
+            assert "\r" not in text and text.endswith("\n") and len(lines) >= 3
+            assert all(line.startswith("simulate:") for line in lines) and "40/40" in lines[-1]
 
 
 def test_large_totals_are_shown_in_k_and_m(capsys):

@@ -202,7 +202,8 @@ def add_run_options(parser: argparse.ArgumentParser, scheduler: bool = False) ->
                                                                      else ")"))
     parser.add_argument("--worlds", type=positive_int, default=20, help="layouts per pimc decision (default 20)")
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
-                        help="a progress bar with rate and time left on stderr (default: when stderr is a terminal)")
+                        help="a progress bar with rate and time left on stderr (default: when stderr is a terminal; "
+                             "--progress into a file or pipe writes a line every 30 s instead)")
 
 
 def progress_of(args: argparse.Namespace) -> bool:
