@@ -27,43 +27,17 @@ from ..kernels.bid_models.consistent import finish_auction, model_call
 from ..kernels.bid_models.neural_bidder import INPUTS, OUTPUTS, encode_call
 from ..kernels.core.auction_rules import MAX_CALLS, apply_call, auction_start, legal_calls
 from ..kernels.core.bits import popcount
-from ..kernels.core.dealing import auction_hands, deal_pack, hands_from_pack
-from ..kernels.core.layouts import (A_CONTRACT, A_DECLARER, A_MULTIPLIER, A_OVER, A_SIZE, A_TO_MOVE, A_VOID,
-                                    B_SIZE, R_SCORE0, R_SCORE1)
+from ..kernels.batch.endings import MEMO, ending_value
+from ..kernels.core.dealing import auction_hands, deal_pack
+from ..kernels.core.layouts import A_OVER, A_SIZE, A_TO_MOVE, B_SIZE
 from ..kernels.core.rng import AUCTION_STREAM, PLAY_STREAM, next_u64, scale32, stream_start
-from ..kernels.play_loop import play_deal, play_scratch
+from ..kernels.play_loop import play_scratch
 from .labels import pack_bits
 
 #: 64-bit words of one packed bidder observation.
 CALL_WORDS = (INPUTS + 63) // 64
 #: ``values`` entry of a call that is not legal.
 NOT_LEGAL_CALL = -32768
-#: Distinct (contract, declarer, multiplier) playouts kept per deal.
-MEMO = 32
-
-
-@njit(cache=True)
-def ending_value(after, pack, dealer, flags, policies, play_seed, memo_key, memo_value, memo_n, work):
-    """Team 0's match points minus team 1's for the auction that ended in ``after``; ``(value, memo_n)``."""
-    if after[A_VOID]:
-        return 0, memo_n
-    contract, declarer, multiplier = after[A_CONTRACT], after[A_DECLARER], after[A_MULTIPLIER]
-    key = (contract * 4 + declarer) * 8 + multiplier
-    for m in range(memo_n):
-        if memo_key[m] == key:
-            return memo_value[m], memo_n
-    belot_open, view, no_record, ctx, tt, scratch, hands = work
-    hands_from_pack(pack, dealer, hands)
-    r = play_deal(hands, dealer, contract, declarer, multiplier, 0, flags, policies, play_seed, belot_open, view,
-                  False, no_record, no_record, ctx, tt, scratch, None)
-    value = r[R_SCORE0] - r[R_SCORE1]
-    if memo_n < MEMO:
-        memo_key[memo_n] = key
-        memo_value[memo_n] = value
-        memo_n += 1
-    return value, memo_n
-
-
 @njit(cache=True)
 def deal_models(deal_id, round_, models):
     """The bidder models of deal ``deal_id``'s seats (``models``, int64[4]): all ``heuristic`` in round 0;
@@ -89,8 +63,7 @@ def label_auction(seed, deal_id, round_, flags, explore, policies, weights, work
     state = np.empty(A_SIZE, dtype=np.int64)
     after = np.empty(A_SIZE, dtype=np.int64)
     obs = np.empty(B_SIZE, dtype=np.int8)
-    memo_key = np.empty(MEMO, dtype=np.int64)
-    memo_value = np.empty(MEMO, dtype=np.int64)
+    memo = np.empty((MEMO, 2), dtype=np.int64)  # one deal's endings: every call of every position
     memo_n = 0
     models = np.empty(4, dtype=np.int64)
     deal_models(deal_id, round_, models)
@@ -110,10 +83,11 @@ def label_auction(seed, deal_id, round_, flags, explore, policies, weights, work
                     after[:] = state
                     apply_call(after, code, 0, False, -1)
                     finish_auction(after, hands5, 0, flags, -1, models, weights)
-                    value, memo_n = ending_value(after, pack, dealer, flags, policies, play_seed, memo_key,
-                                                 memo_value, memo_n, work)
+                    value, memo_n = ending_value(after, pack, dealer, 0, flags, policies, play_seed, 0, memo, memo_n,
+                                                 work, None)
                     values_out[row, code] = value if seat & 1 == 0 else -value
-            heuristic_out[row] = model_call(HEURISTIC, legal, hands5[seat], seat, state, 0, flags, -1, weights)
+            heuristic_out[row] = base if models[seat] == HEURISTIC else \
+                model_call(HEURISTIC, legal, hands5[seat], seat, state, 0, flags, -1, weights)
             row += 1
         rng, u = next_u64(rng)
         if (u >> np.uint64(11)) * (1.0 / 9007199254740992.0) < explore:

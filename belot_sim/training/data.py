@@ -86,10 +86,10 @@ def recorded_deals(deals, plays, rules):
             played[[f"hand{s}" for s in range(4)]].to_numpy(np.int64), cards, int(rules.is_classic), flags_of(rules))
 
 
-def _rows(counts: np.ndarray) -> np.ndarray:
-    """The filled rows of outputs with 32 rows per deal, ``counts[i]`` of them used."""
-    n = len(counts)
-    return (32 * np.arange(n)[:, None] + np.arange(32)[None, :])[np.arange(32)[None, :] < counts[:, None]]
+def _rows(counts: np.ndarray, per_deal: int = 32) -> np.ndarray:
+    """The filled rows of outputs with ``per_deal`` rows per deal, ``counts[i]`` of them used."""
+    slots = np.arange(per_deal)[None, :]
+    return (per_deal * np.arange(len(counts))[:, None] + slots)[slots < counts[:, None]]
 
 
 def label_frame(deals, plays, rules="bulgarian", threads: int = 2) -> dict[str, np.ndarray]:
@@ -152,8 +152,7 @@ def call_frame(seed: int, start: int, n: int, players="neural", rules="bulgarian
                          "normal, easy or random")
     label_calls(seed, start, n, round_, flags_of(Rules.coerce(rules)), explore, policies, DEFAULT_WEIGHTS.copy(),
                 threads, bits, values, heuristic, counts)
-    kept = (MAX_CALLS * np.arange(n)[:, None] + np.arange(MAX_CALLS)[None, :])[
-        np.arange(MAX_CALLS)[None, :] < counts[:, None]]
+    kept = _rows(counts, MAX_CALLS)
     return {"bits": bits[kept], "values": values[kept], "heuristic": heuristic[kept]}
 
 

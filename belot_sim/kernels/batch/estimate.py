@@ -15,8 +15,7 @@ from ..bid_models.consistent import draw_pack, first_mismatch
 from ..bidding.choose import choose_call
 from ..core.auction_rules import MAX_CALLS, N_CODES, PASS, apply_call, auction_start, legal_calls
 from ..core.dealing import TURNED_CARD, auction_hands, classic_final_hands, fill_hands, hands_from_pack
-from ..core.layouts import (A_CONTRACT, A_DECLARER, A_MULTIPLIER, A_N_CALLS, A_OVER, A_SIZE, A_TO_MOVE, A_VOID,
-                            R_SCORE0, R_SCORE1, S_TURNED_CARD)
+from ..core.layouts import A_N_CALLS, A_OVER, A_SIZE, A_TO_MOVE, S_TURNED_CARD
 from ..core.rng import AUCTION_STREAM, DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, below, next_u64, stream_start
 from ..core.rule_flags import ALL_NO_TRUMPS
 from ..core.scoring import score_bulgarian
@@ -24,6 +23,7 @@ from ..core.work import next_chunk, workers
 from ..play_loop import play_deal, play_scratch
 from ..policies.scratch import start_deal
 from .deal import store_auction, store_result
+from .endings import ending_value
 from .rollout import SEARCH_CHUNK
 
 CHUNK = 64  # layouts a worker takes at a time with plain players (SEARCH_CHUNK with dd/pimc; core/work.py)
@@ -200,7 +200,7 @@ def call_rollout(seed, candidates, fixed_pack, free, calls, dealer, codes, famil
     as its bidder until the auction ends (the same auction stream for every call of a candidate), the final
     contract played with ``policies`` on the candidate's play and world streams (:func:`auction_rollout`'s);
     ``values_out[i, k]`` the caller's team's match points minus the other team's (a void deal 0).  Endings
-    shared by several calls are played once."""
+    shared by several calls are played once (:func:`.endings.ending_value`)."""
     n = len(candidates)
     chunk_size = SEARCH_CHUNK if search is not None else CHUNK
     n_chunks = (n + chunk_size - 1) // chunk_size
@@ -210,11 +210,11 @@ def call_rollout(seed, candidates, fixed_pack, free, calls, dealer, codes, famil
         pack = np.empty(32, dtype=np.int64)
         work = np.empty(32, dtype=np.int64)
         hands5 = np.empty(4, dtype=np.int64)
-        hands = np.empty(4, dtype=np.int64)
         start = np.empty(A_SIZE, dtype=np.int64)
         after = np.empty(A_SIZE, dtype=np.int64)
-        ended = np.empty((len(codes), 4), dtype=np.int64)  # contract, declarer, multiplier, value
+        memo = np.empty((len(codes), 2), dtype=np.int64)
         belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds, search)
+        play = (belot_open, view, no_record, ctx, tt, scratch, np.empty(4, dtype=np.int64))
         chunk = next_chunk(counter)
         while chunk < n_chunks:
             for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
@@ -222,37 +222,19 @@ def call_rollout(seed, candidates, fixed_pack, free, calls, dealer, codes, famil
                 auction_pack(seed, layout, fixed_pack, free, work, pack)
                 auction_hands(pack, dealer, hands5)
                 turned_card = pack[TURNED_CARD] if family == 1 else -1
-                auction_start(start, dealer, family, turned_card >> 3 if family == 1 else -1)
+                turned_suit = turned_card >> 3 if family == 1 else -1
+                auction_start(start, dealer, family, turned_suit)
                 for c in calls:
-                    apply_call(start, c, family, all_no_trumps, turned_card >> 3 if family == 1 else -1)
+                    apply_call(start, c, family, all_no_trumps, turned_suit)
                 caller = start[A_TO_MOVE]
+                memo_n = 0
                 for k in range(len(codes)):
                     after[:] = start
-                    apply_call(after, codes[k], family, all_no_trumps, turned_card >> 3 if family == 1 else -1)
+                    apply_call(after, codes[k], family, all_no_trumps, turned_suit)
                     finish_calls(after, hands5, family, flags, turned_card, bidders, ints, weights,
                                  stream_start(seed, layout, AUCTION_STREAM))
-                    ended[k, 0], ended[k, 1], ended[k, 2] = after[A_CONTRACT], after[A_DECLARER], after[A_MULTIPLIER]
-                    ended[k, 3] = 0
-                    if after[A_VOID]:
-                        values_out[i, k] = 0
-                        continue
-                    same = -1
-                    for j in range(k):
-                        if ended[j, 0] == ended[k, 0] and ended[j, 1] == ended[k, 1] and ended[j, 2] == ended[k, 2]:
-                            same = j
-                    if same >= 0:
-                        ended[k, 3] = ended[same, 3]
-                    else:
-                        if family == 1:
-                            classic_final_hands(pack, dealer, after[A_DECLARER], hands)
-                        else:
-                            hands_from_pack(pack, dealer, hands)
-                        scratch[S_TURNED_CARD] = turned_card
-                        if search is not None:
-                            start_deal(scratch, stream_start(seed, layout, WORLD_STREAM), turned_card)
-                        r = play_deal(hands, dealer, after[A_CONTRACT], after[A_DECLARER], after[A_MULTIPLIER], family,
-                                      flags, policies, stream_start(seed, layout, PLAY_STREAM), belot_open, view,
-                                      False, no_record, no_record, ctx, tt, scratch, search)
-                        ended[k, 3] = r[R_SCORE0] - r[R_SCORE1]
-                    values_out[i, k] = ended[k, 3] if caller & 1 == 0 else -ended[k, 3]
+                    value, memo_n = ending_value(after, pack, dealer, family, flags, policies,
+                                                 stream_start(seed, layout, PLAY_STREAM),
+                                                 stream_start(seed, layout, WORLD_STREAM), memo, memo_n, play, search)
+                    values_out[i, k] = value if caller & 1 == 0 else -value
             chunk = next_chunk(counter)

@@ -99,14 +99,22 @@ def probabilities_of(view, seat, hand, pool, n, others, need, excluded, out):
 
 
 @njit(cache=True)
-def owner_probabilities(view, seat, hand, out):
-    """:func:`probabilities_of` for the cards ``seat`` cannot see; returns their number."""
+def unseen_of(view, seat, hand):
+    """``(pool, n, others, need, excluded)``: the ``n`` cards ``seat`` cannot see and the other seats'
+    needs (:func:`.sampling.unseen_cards`), in new arrays."""
     others = np.empty(3, dtype=np.int64)
     need = np.empty(3, dtype=np.int64)
     excluded = np.empty(3, dtype=np.int64)
     known = np.empty(3, dtype=np.int64)
     pool = np.empty(32, dtype=np.int64)
     n = unseen_cards(view, seat, hand, pool, others, need, excluded, known)
+    return pool, n, others, need, excluded
+
+
+@njit(cache=True)
+def owner_probabilities(view, seat, hand, out):
+    """:func:`probabilities_of` for the cards ``seat`` cannot see; returns their number."""
+    pool, n, others, need, excluded = unseen_of(view, seat, hand)
     probabilities_of(view, seat, hand, pool, n, others, need, excluded, out)
     return n
 
@@ -127,12 +135,7 @@ def odds_of(p, pool, n, others, need, scratch):
 def model_odds(view, seat, hand, scratch):
     """Fill ``scratch[S_ODDS:]`` with the model's odds for this decision (:func:`odds_of`): once per decision,
     before its layouts."""
-    others = np.empty(3, dtype=np.int64)
-    need = np.empty(3, dtype=np.int64)
-    excluded = np.empty(3, dtype=np.int64)
-    known = np.empty(3, dtype=np.int64)
-    pool = np.empty(32, dtype=np.int64)
-    n = unseen_cards(view, seat, hand, pool, others, need, excluded, known)
+    pool, n, others, need, excluded = unseen_of(view, seat, hand)
     p = np.empty(128, dtype=np.float64)
     probabilities_of(view, seat, hand, pool, n, others, need, excluded, p)
     odds_of(p, pool, n, others, need, scratch)
