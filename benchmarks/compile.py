@@ -22,7 +22,7 @@ from baseline import extract_baseline
 from report import REPO, Tee, environment, record
 
 WORKLOADS = {
-    "estimate_bid, dd players": "bs.estimate_bid('JH 9H AH KS 7C', 'H', samples=8)",
+    "estimate_bid, dd players": "bs.estimate_bid('JH 9H AH KS 7C', 'H', samples=8, players='dd')",
     "simulate, pimc players": "bs.simulate(4, players='pimc')",
     "simulate, random play": "bs.simulate(10)",
 }

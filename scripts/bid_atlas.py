@@ -101,7 +101,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="directory of the partitions and the manifest")
     parser.add_argument("--samples", type=positive_int, default=1000, help="layouts per row (default 1000)")
     parser.add_argument("--parts", type=positive_int, default=64, help="partitions (default 64)")
-    parser.add_argument("--seed", type=seed_int, default=1)
+    parser.add_argument("--seed", type=seed_int, default=0, help="random seed (default 0)")
     parser.add_argument("--threads", type=thread_count, default=None, help="Numba threads of a local run (default all)")
     parser.add_argument("--resume", action="store_true", help="continue the job in --out")
     parser.add_argument("--scheduler", help="a dask.distributed scheduler address, e.g. tcp://host:8786")

@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--matches", type=at_most(MAX_MATCHES), default=400,
                         help="duplicate matches per step (default 400)")
-    parser.add_argument("--seed", type=seed_int, default=1)
+    parser.add_argument("--seed", type=seed_int, default=0, help="random seed (default 0)")
     parser.add_argument("--players", nargs="+", default=["hard", "neural"], type=str.lower,
                         choices=sorted(bs.PLAYERS), help="the card players of both teams, one ladder each "
                                                          "(default hard neural)")

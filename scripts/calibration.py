@@ -44,7 +44,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--dd-n", type=at_most(MAX_DEALS), default=600, help="deals for the dd estimates (default 600)")
     parser.add_argument("--dd-samples", type=at_most(MAX_CALIBRATION_SAMPLES), default=60,
                         help="layouts per dd estimate (default 60)")
-    parser.add_argument("--seed", type=seed_int, default=1)
+    parser.add_argument("--seed", type=seed_int, default=0, help="random seed (default 0)")
     parser.add_argument("--png", type=output_file, help="write the reliability diagram to this PNG file")
     parser.add_argument("--csv", type=output_file, help="write each deal's predictions of the four runs to this CSV")
     args = parser.parse_args(argv)

@@ -85,8 +85,8 @@ def make_parser(script: str, doc: str, *, n: int, n_help: str, dataset: bool = F
     parser = argparse.ArgumentParser(prog=f"python scripts/{name}.py", description=doc,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--n", type=at_most(n_max), default=n, help=f"{n_help} (default {n:,})")
-    parser.add_argument("--seed", type=seed_int, default=1,
-                        help="random seed: the same seed, the same deals (default 1)")
+    parser.add_argument("--seed", type=seed_int, default=0,
+                        help="random seed: the same seed, the same deals (default 0)")
     parser.add_argument("--rules", default="bulgarian", choices=PRESETS, help="rule preset (default bulgarian)")
     parser.add_argument("--out", type=output_folder, default=Path("results") / name,
                         help=f"folder for the CSV tables and PNG/SVG figures (default results/{name}/)")

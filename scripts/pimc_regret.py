@@ -98,7 +98,7 @@ def main(argv=None) -> int:
     parser.add_argument("--players", default=DEFAULT_PLAYERS, help=f"comma-separated (default {DEFAULT_PLAYERS})")
     parser.add_argument("--judge-worlds", type=at_most(MAX_WORLDS), default=60,
                         help="the judge's layouts (default 60)")
-    parser.add_argument("--seed", type=seed_int, default=1, help="the deals' seed (default 1)")
+    parser.add_argument("--seed", type=seed_int, default=0, help="the deals' seed (default 0)")
     args = parser.parse_args(argv)
     bots = parse_players(parser, args.players)
     numba.set_num_threads(1)

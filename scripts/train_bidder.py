@@ -43,7 +43,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     parser.add_argument("--out", type=Path, default=Path("runs/bidder"), help="the run's folder (default runs/bidder)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the deals and of the fit (default 1)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals and of the fit (default 0)")
     parser.add_argument("--shards", type=int, default=16, help="round 0's shards (default 16)")
     parser.add_argument("--rounds", type=int, default=2, help="rounds of data and fit (default 2)")
     parser.add_argument("--round-shards", type=int, default=8, help="shards of each later round (default 8)")

@@ -36,7 +36,7 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
     parser.add_argument("--out", type=Path, default=Path("runs/owners"), help="the run's folder (default runs/owners)")
-    parser.add_argument("--seed", type=int, default=1, help="seed of the deals and of the fit (default 1)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the deals and of the fit (default 0)")
     parser.add_argument("--shards", type=int, default=8, help="shards of each player (default 8)")
     parser.add_argument("--deals", type=int, default=20_000, help="deals per shard (default 20000)")
     parser.add_argument("--epochs", type=int, default=4, help="passes over the training shards (default 4)")

@@ -200,7 +200,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=at_most(MAX_DEALS), default=100_000,
                         help="deals, each played under 12 contracts")
-    parser.add_argument("--seed", type=seed_int, default=7)
+    parser.add_argument("--seed", type=seed_int, default=0, help="random seed (default 0; the shipped weights: 7)")
     args = parser.parse_args(argv)
     start = time.perf_counter()
     data = play_all(args.deals, args.seed)

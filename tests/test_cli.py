@@ -4,9 +4,12 @@ declarer and names in any case; usage errors exit with 2 and failed runs with 1;
 
 from __future__ import annotations
 
+import os
 import re
+import signal
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pandas as pd
@@ -16,7 +19,7 @@ import belot_sim as bs
 import belot_sim.engine.checks as checks
 import belot_sim.simulation.deals as simulation
 from belot_sim.cli import SUBCOMMANDS, build_parser, main
-from belot_sim.cli.common import FAILED, USAGE
+from belot_sim.cli.common import FAILED, INTERRUPTED, USAGE
 from helpers import assert_same_frames
 
 
@@ -100,6 +103,25 @@ def test_a_resume_without_n_keeps_the_datasets_and_a_larger_n_grows_it(tmp_path,
     pd.testing.assert_frame_equal(bs.read_parquet(out), bs.simulate(4200, seed=4))
     code, _, err = run([*args, "--resume", "-n", 3000], capsys)
     assert code == USAGE and "n=4200, this call has n=3000" in err
+
+
+def test_a_resume_takes_every_argument_it_is_not_given_from_the_dataset(tmp_path, capsys):
+    """``--out DIR --resume`` alone grows a dataset made with other players, bidders, rules and frames: the
+    defaults of the flags not given (``--players random``, ``--seed 0``, ...) are not the dataset's."""
+    out = tmp_path / "run"
+    made = ["--players", "hard", "--bidders", "heuristic,random,heuristic,random", "--rules", "classic",
+            "--rule", "declarations=false", "--seed", 3, "--plays", "--calls"]
+    code, _, err = run(["simulate", "-n", 700, "--out", out, "--partition-size", 500, "--no-progress", *made], capsys)
+    assert code == 0, err
+    code, text, err = run(["simulate", "--out", out, "--resume", "-n", 1200, "--no-progress"], capsys)
+    assert code == 0, err
+    assert "wrote 1,200 deals" in text and "deals, plays, calls" in text
+    rules = bs.CLASSIC.replace(declarations=False)
+    expected = bs.simulate(1200, players="hard", bidders=("heuristic", "random") * 2, rules=rules, seed=3,
+                           plays=True, calls=True)
+    assert_same_frames(tuple(bs.read_parquet(out, frame=f) for f in ("deals", "plays", "calls")), expected)
+    code, _, err = run(["simulate", "--out", out, "--resume", "--players", "random", "--no-progress"], capsys)
+    assert code == USAGE and "players" in err  # a flag given must still agree
 
 
 @pytest.mark.parametrize("suffix", [".csv", ".parquet"])
@@ -391,3 +413,29 @@ def test_a_missing_extra_is_named_with_its_install_line_before_any_work(tmp_path
         code, _, err = run(["simulate", "-n", 5, "--out", out], capsys)
         assert code == USAGE and "needs pyarrow: pip install 'belot-sim[parquet]'" in err, err
         assert not out.exists()
+
+
+@pytest.mark.parametrize("after_message", [0.5, 3.0])
+def test_ctrl_c_during_the_first_compile_ends_with_interrupted(tmp_path, after_message):
+    """SIGINT while Numba compiles (an empty cache: the compile takes some 10 s) ends the command within
+    seconds with ``interrupted`` and exit code 130 — not an LLVM error, not a run that goes on."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "cache")}
+    child = subprocess.Popen([sys.executable, "-c", "import signal, sys; from belot_sim.cli import main; "
+                              "signal.signal(signal.SIGINT, signal.default_int_handler); "
+                              "sys.exit(main(['simulate', '-n', '300', '--players', 'hard', '--no-progress']))"],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        line = child.stderr.readline()
+        assert "compiling" in line, line
+        time.sleep(after_message)
+        sent = time.monotonic()
+        child.send_signal(signal.SIGINT)
+        code = child.wait(timeout=60)
+        waited = time.monotonic() - sent
+        rest = child.stderr.read()
+    finally:
+        child.kill()
+    assert code == INTERRUPTED, rest
+    assert rest.strip().splitlines()[-1] == "belot-sim simulate: interrupted", rest
+    assert "Traceback" not in rest and child.stdout.read() == ""
+    assert waited < 10, f"the compile went on for {waited:.1f} s after SIGINT"

@@ -136,3 +136,14 @@ def test_the_atlas_job_on_the_cluster_gives_the_local_table(client, tmp_path):
     for name in local.files:
         if name != "meta":  # its run time differs
             assert np.array_equal(cluster[name], local[name]), name
+
+
+def test_void_deals_leave_a_dask_groupby_with_dropna_as_they_leave_pandas():
+    """The recipe simulate_dask's docstring gives: Dask keeps a NaN group for the void deals (no contract)
+    unless ``dropna=True``; with it the groups are pandas' own."""
+    ddf = bs.simulate_dask(3_000, partition_size=1_000, bidders="heuristic", seed=4)
+    deals = bs.simulate(3_000, bidders="heuristic", seed=4)
+    assert (deals["outcome"] == "void").any()
+    expected = deals.groupby("contract", observed=True)["raw0"].mean()
+    got = ddf.groupby("contract", observed=True, dropna=True)["raw0"].mean().compute()
+    pd.testing.assert_series_equal(got.sort_index(), expected.sort_index())

@@ -3,6 +3,7 @@ and time left, a line when kernels compile, and every long call stopping promptl
 
 from __future__ import annotations
 
+import importlib
 import io
 import signal
 import subprocess
@@ -18,6 +19,8 @@ from belot_sim.engine import compiling
 from belot_sim.engine import progress as progress_module
 from belot_sim.engine import runs
 from belot_sim.engine.progress import Progress
+
+warmup_module = importlib.import_module("belot_sim.warmup")  # bs.warmup is the function
 
 
 def sizes(total, **kwargs):
@@ -120,7 +123,7 @@ def test_a_compiling_kernel_family_is_announced_once(monkeypatch, capsys):
     fresh_again(2.5)  # outside any family: nothing
     lines = [line for line in capsys.readouterr().err.splitlines() if line]
     assert lines == [compiling.message(compiling.FAMILIES["deals"])]
-    assert "about 8 s" in lines[0] and "compiling the deal kernels" in lines[0]
+    assert "about 10 s" in lines[0] and "compiling the deal kernels" in lines[0]
 
 
 def test_loading_from_the_cache_prints_nothing(capsys):
@@ -242,3 +245,17 @@ def test_every_long_call_stops_within_a_second_of_ctrl_c(tmp_path):
     assert [p.name for p in (tmp_path / "ds-atlas").iterdir()] == ["part-00000.npy"]  # the warm-up's, no other
     for folder in (tmp_path / "ds" / "deals", tmp_path / "ds-matches" / "matches", tmp_path / "ds-matches" / "deals"):
         assert all(not p.name.endswith(".tmp") for p in folder.iterdir())  # only complete parts are left
+
+
+def test_warmup_chains_hold_every_family_once():
+    assert sorted(family for chain in warmup_module.CHAINS for family in chain) == sorted(compiling.FAMILIES)
+
+
+def test_warmup_compiles_the_two_chains_in_two_processes(monkeypatch):
+    """A family of each chain: one compiles here, the other in a second process, whose times come back."""
+    times = bs.warmup(["solve", "deals"])
+    assert list(times) == ["solve", "deals"] and all(t >= 0 for t in times.values())
+    monkeypatch.setattr(warmup_module, "_CHILD", "import sys; sys.exit(3)")  # the second process fails
+    with pytest.raises(RuntimeError, match="compiling deals failed with exit code 3"):
+        bs.warmup(["deals", "solve"])
+    assert bs.warmup(["deals", "solve"], parallel=False).keys() == {"deals", "solve"}  # in this process only

@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import os
 import select
+import signal
 import stat
 import sys
+import threading
+from contextlib import contextmanager
 
 from .._version import __version__
+from ..engine.compiling import compiling_now
 from . import analyze
 from . import bid
 from . import simulate
@@ -30,8 +34,10 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)  # a bad command line exits with USAGE (argparse)
+    args.given = given_options(argv)
     try:
-        return args.func(args)
+        with _interrupts_during_compiles_exit(args.command):
+            return args.func(args)
     except KeyboardInterrupt:
         print(f"belot-sim {args.command}: interrupted", file=sys.stderr)
         return INTERRUPTED
@@ -46,6 +52,43 @@ def main(argv: list[str] | None = None) -> int:
     except (OSError, RuntimeError) as error:  # the run failed: a file not written, a scheduler gone
         print(f"belot-sim {args.command}: {_message(error)}", file=sys.stderr)
         return FAILED
+
+
+def given_options(argv: list[str] | None) -> frozenset[str]:
+    """The options (argparse ``dest`` names) the command line ``argv`` gives, defaults left out: what a
+    resumed dataset does not take from its manifest.  The same parser with every default suppressed
+    parses it again (argparse keeps no record of which values were defaults)."""
+    parser = build_parser()
+    subcommands = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    for sub in (p for action in subcommands for p in action.choices.values()):
+        for action in sub._actions:
+            action.default = argparse.SUPPRESS
+    return frozenset(vars(parser.parse_args(argv)))
+
+
+@contextmanager
+def _interrupts_during_compiles_exit(command: str):
+    """Ctrl-C while Numba compiles ends the process at once with ``interrupted``: a KeyboardInterrupt
+    unwinding through the compiler can be swallowed by LLVM (the run goes on for minutes) or leave a
+    half-built library that fails later with an unrelated error.  Nothing is lost by exiting there:
+    Numba writes its cache files whole, and a dataset writer survives a kill (its parts are renamed
+    only when complete).  Elsewhere Ctrl-C raises KeyboardInterrupt as usual."""
+    # signal handlers live in the main thread; a background job started with SIGINT ignored keeps it so
+    if threading.current_thread() is not threading.main_thread() or signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        yield
+        return
+
+    def on_interrupt(signum, frame):
+        if compiling_now():
+            print(f"belot-sim {command}: interrupted", file=sys.stderr, flush=True)
+            os._exit(INTERRUPTED)
+        raise KeyboardInterrupt
+
+    previous = signal.signal(signal.SIGINT, on_interrupt)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _message(error: BaseException) -> str:

@@ -8,7 +8,7 @@ import time
 
 import pandas as pd
 
-from ..engine.registry import BIDDERS, PLAYERS
+from ..engine.registry import BIDDERS, PLAYERS, SEARCH_PLAYERS
 from ..game.rules import CONTRACT_CODES, Rules
 from .common import (UsageError, add_bidder_options, add_contract, add_overwrite, add_rules, add_run_options,
                      bidder_options_of, bidders_value, check_output_file, players_value, positive_int, progress_of,
@@ -25,8 +25,8 @@ def add_parser(sub) -> None:
                                      "--out: a folder becomes a partitioned Parquet dataset (resumable, any size, "
                                      "also on a Dask cluster), a .csv or .parquet file holds a small run.")
     sim.add_argument("-n", type=positive_int, default=None,
-                     help="number of deals (default 1,000,000; with --resume the dataset's own, or a larger one to "
-                          "grow it)")
+                     help="number of deals (default 1,000,000, or 1,000 with a searching player: "
+                          f"{', '.join(SEARCH_PLAYERS)}; with --resume the dataset's own, or a larger one to grow it)")
     add_rules(sim)
     add_contract(sim)
     sim.add_argument("--declarer", type=seat, default=None, help="declarer seat 0..3 (default: random per deal)")
@@ -104,9 +104,9 @@ def _check(args: argparse.Namespace) -> str | None:
     that need no work (a UsageError names the problem)."""
     if args.bidders and (args.contract is not None or args.declarer is not None):
         raise UsageError("--bidders excludes --contract and --declarer (the auction decides)")
-    if args.calls and not args.bidders:
+    if args.calls and not args.bidders and not args.resume:  # a resumed dataset may have its bidders
         raise UsageError("--calls needs --bidders (there is no auction without bidders)")
-    if args.bidder_option and not args.bidders:
+    if args.bidder_option and not args.bidders and not args.resume:
         raise UsageError("--bidder-option tunes the bidders: give --bidders too")
     if (args.plays or args.calls) and not args.out:
         raise UsageError("--plays and --calls save rows: give --out")
@@ -183,15 +183,22 @@ def _file_names(out: str, kind: str, names) -> list[str]:
     return [out if name == "deals" else f"{stem}.{name}{kind}" for name in names]
 
 
-#: Deals of a run that does not say (-n).
-DEFAULT_N = 1_000_000
+#: The command-line options behind each keyword of ``simulate`` (their ``dest`` names).
+_OPTIONS_OF = {"rules": {"rules", "rule"}, "contract": {"contract"}, "declarer": {"declarer"}, "players": {"players"},
+               "bidders": {"bidders"}, "seed": {"seed"}, "worlds": {"worlds"}, "plays": {"plays"}, "calls": {"calls"},
+               "bidder_options": {"bidder_option"}}
+
+#: Deals of a run that does not say (-n): ``(plain players, a searching player)``, about a minute or
+#: less on 2 cores (``random``: some 4 M deals/s, ``hard`` 0.45 M; ``pimc``: 10-20).
+DEFAULT_N = (1_000_000, 1_000)
 
 
 def run(args: argparse.Namespace) -> int:
     rules = rules_of(args)
     kind = _check(args)
     if args.n is None and not (kind == "dataset" and args.resume):  # a resume's n is its manifest's
-        args.n = DEFAULT_N
+        players = [args.players] if isinstance(args.players, str) else args.players
+        args.n = DEFAULT_N[any(player in SEARCH_PLAYERS for player in players)]
     _check_size(args, rules, kind)
     if args.engine == "reference":
         start = time.perf_counter()
@@ -201,10 +208,12 @@ def run(args: argparse.Namespace) -> int:
                   bidders=args.bidders, seed=args.seed, worlds=args.worlds, plays=args.plays, calls=args.calls,
                   **({"bidder_options": bidder_options_of(args)} if args.bidder_option else {}))
     if kind == "dataset":
+        if args.resume:  # what the command line does not give is the dataset's (its manifest's), not our default
+            kwargs = {key: value for key, value in kwargs.items() if _OPTIONS_OF[key] & args.given}
         return _write_dataset(args, kwargs)
     from ..simulation.deals import simulate
 
-    simulate(1, **{**kwargs, "plays": False, "calls": False})  # compile or load the cache before timing
+    simulate(1, **{**kwargs, "plays": False, "calls": False}, progress=False)  # compile or load the cache before timing
     start = time.perf_counter()
     result = simulate(args.n, threads=args.threads, progress=progress_of(args), **kwargs)
     elapsed = time.perf_counter() - start
@@ -266,8 +275,8 @@ def _write_dataset(args, kwargs) -> int:
         if client is not None:
             client.close()
     elapsed = time.perf_counter() - start
-    frames = ", ".join(_frame_names(args))
-    n = load_manifest(Store(path)).n  # -n, or with --resume and no -n the dataset's
+    manifest = load_manifest(Store(path))  # -n and the frames, or with --resume the dataset's
+    frames, n = ", ".join(manifest.frames), manifest.n
     print(f"wrote {n:,} deals to the dataset folder {path} ({frames}; {elapsed:.1f} s"
           f"{', resumed' if args.resume else ''}; one file: --out with .csv or .parquet)")
     return 0

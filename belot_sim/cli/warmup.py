@@ -12,7 +12,8 @@ def add_parser(sub) -> None:
     warm = sub.add_parser("warmup", help="compile the kernels now, so no later run waits for the compiler",
                           description="Compile (or load from the cache) every kernel family, or the ones named; "
                                       "each is cached on disk for later runs of this version. A cold cache takes "
-                                      "a couple of minutes on 2 cores.")
+                                      "about 75 s on 2 cores (the plain and the searching players' families "
+                                      "compile side by side in two processes).")
     warm.add_argument("families", nargs="*", metavar="FAMILY",
                       help=f"families to compile (default all): {', '.join(FAMILIES)}")
     warm.set_defaults(func=run)

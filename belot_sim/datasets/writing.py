@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import functools
 import os
-import sys
 import zlib
 from concurrent.futures import Future, ThreadPoolExecutor
 
@@ -15,7 +14,7 @@ import pandas as pd
 from ..engine.checks import check_bool, check_int, check_threads, numba_threads
 from ..engine.distributed import check_client, run_partitions
 from ..engine.io import require_pyarrow
-from ..engine.progress import Progress
+from ..engine.progress import Progress, check_progress
 from ..errors import DatasetMismatchError, DatasetWriteError
 from ..kernels.batch.match import MAX_MATCH_ID
 from ..simulation.dask import DEFAULT_PARTITION, check_partition_size
@@ -142,7 +141,7 @@ def _write(path, manifest: Manifest, plan, *, resume, client, progress, threads,
     if compression not in COMPRESSIONS:
         raise ValueError(f"compression must be one of {COMPRESSIONS}, got {compression!r}")
     threads = check_threads(threads) if client is None else _worker_threads(threads)
-    progress = sys.stderr.isatty() if progress is None else check_bool(progress, "progress")
+    progress = check_progress(progress)
     client = check_client(client, "simulate_to_parquet")
     store = _target(path, resume)
     with store.lock(LOCK):

@@ -21,9 +21,11 @@ from numba.core import event
 @dataclass(frozen=True)
 class Family:
     """Kernels compiled together: what they serve and their cold compile time in seconds, measured on
-    a 2-core machine (``bs.warmup(verbose=True)`` with an empty cache; for the ``search-`` families the
-    time when none of them was compiled before: they share the players' code, the second one
-    compiles in about a third of it)."""
+    a 2-core machine with an empty cache, the family called first in its process (``python
+    benchmarks/compile.py``; for the ``search-`` families after ``solver``, which compiles the
+    searching players in a second process meanwhile, :func:`belot_sim.engine.searching.search_token`).
+    A family compiled after another that shares its code takes less: ``auctions`` after ``deals``
+    about 18 s, a ``search-`` family after another about 10 s."""
 
     key: str
     what: str
@@ -32,20 +34,28 @@ class Family:
 
 #: Every kernel family, in the order :func:`belot_sim.warmup` compiles them.
 FAMILIES = {f.key: f for f in (
-    Family("deals", "the deal kernels (random, easy, normal, hard players)", 8),
-    Family("auctions", "the auction kernels (random, heuristic, mc bidders)", 10),
-    Family("matches", "the match kernels", 4),
-    Family("estimates", "the bid-estimate kernels", 3),
-    Family("solver", "the double-dummy search (dd and pimc players, bs.solve)", 15),
-    Family("solve", "the bs.solve kernels", 2),
-    Family("search-deals", "the deal kernels for dd and pimc players", 15),
-    Family("search-auctions", "the auction kernels for dd and pimc players", 15),
-    Family("search-matches", "the match kernels for dd and pimc players", 15),
-    Family("search-estimates", "the bid-estimate kernels for dd and pimc players", 15),
+    Family("deals", "the deal kernels (random, easy, normal, hard players)", 10),
+    Family("auctions", "the auction kernels (random, heuristic, mc bidders)", 25),
+    Family("matches", "the match kernels", 20),
+    Family("estimates", "the bid-estimate kernels", 10),
+    Family("solver", "the double-dummy search (dd and pimc players, bs.solve)", 20),
+    Family("solve", "the bs.solve kernels", 3),
+    Family("search-deals", "the deal kernels for dd and pimc players", 18),
+    Family("search-auctions", "the auction kernels for dd and pimc players", 25),
+    Family("search-matches", "the match kernels for dd and pimc players", 20),
+    Family("search-estimates", "the bid-estimate kernels for dd and pimc players", 18),
 )}
 
 _state = threading.local()
 _announced: set[str] = set()
+#: Threads inside an outermost compilation now (any family or none): Ctrl-C then must not unwind
+#: through Numba and LLVM, which can swallow the interrupt or leave a half-built library behind.
+_compiling: set[int] = set()
+
+
+def compiling_now() -> bool:
+    """Is any thread of this process compiling a kernel at this moment?"""
+    return bool(_compiling)
 
 
 def current() -> str | None:
@@ -78,6 +88,8 @@ class _Listener(event.Listener):
     def on_start(self, ev) -> None:
         depth = getattr(_state, "depth", 0)
         _state.depth = depth + 1
+        if depth == 0:
+            _compiling.add(threading.get_ident())
         key = current()
         if depth == 0 and key is not None and key not in _announced:
             _announced.add(key)
@@ -85,6 +97,8 @@ class _Listener(event.Listener):
 
     def on_end(self, ev) -> None:
         _state.depth = max(0, getattr(_state, "depth", 1) - 1)
+        if _state.depth == 0:
+            _compiling.discard(threading.get_ident())
 
 
 event.register("numba:compile", _Listener())

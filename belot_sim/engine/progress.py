@@ -7,12 +7,25 @@ from __future__ import annotations
 
 import sys
 
+import numpy as np
 from tqdm.auto import tqdm
 
 #: Totals from this size on are shown in k / M units.
 SCALED = 100_000
 #: Seconds between two progress lines when stderr is not a terminal.
 LOG_INTERVAL = 30.0
+#: Seconds a run whose ``progress`` is ``None`` (the default: "when it is long") works before its bar
+#: appears; when stderr is not a terminal the first line waits :data:`LOG_INTERVAL` instead.
+AUTO_DELAY = 3.0
+
+
+def check_progress(progress) -> bool | None:
+    """``progress=``: True (a bar from the start), False (none) or None (a bar once the run has taken
+    :data:`AUTO_DELAY` seconds: short calls stay silent); a TypeError names anything else."""
+    if progress is None or isinstance(progress, bool | np.bool_):
+        return None if progress is None else bool(progress)
+    raise TypeError(f"progress must be True, False or None (shown when the run is long), got "
+                    f"{type(progress).__name__} {progress!r}")
 
 
 class _Lines:
@@ -42,18 +55,21 @@ def _writes_lines(stream) -> bool:
 
 class Progress:
     """A bar ``label: percent | done/total [elapsed<left, rate]`` on stderr while the block runs (whole
-    lines when stderr is not a terminal: module docstring), silent unless ``shown``.  Counts go up with
+    lines when stderr is not a terminal: module docstring): from the start if ``shown`` is True, never
+    if False, once the run has lasted :data:`AUTO_DELAY` seconds if None.  Counts go up with
     :meth:`advance`."""
 
-    def __init__(self, shown: bool, label: str, total: int, unit: str, done: int = 0):
-        self.shown = bool(shown)
+    def __init__(self, shown: bool | None, label: str, total: int, unit: str, done: int = 0):
+        shown = check_progress(shown)
+        self.shown = shown is not False
         lines = _writes_lines(sys.stderr)
+        delay = 0.0 if shown else LOG_INTERVAL if lines else AUTO_DELAY
         # counts in k/M only where they are large (small counts stay exact: "23/23"); ``done``:
         # already done before this run (a resumed dataset), left out of the rate
         self._bar = tqdm(total=total, initial=done, desc=label, unit=f" {unit}", unit_scale=total >= SCALED,
                          file=_Lines(sys.stderr) if lines else sys.stderr, disable=not self.shown,
                          dynamic_ncols=not lines, ncols=100 if lines else None,
-                         mininterval=LOG_INTERVAL if lines else 0.5, smoothing=0.1)
+                         mininterval=LOG_INTERVAL if lines else 0.5, smoothing=0.1, delay=delay)
 
     def advance(self, count: int) -> None:
         self._bar.update(count)

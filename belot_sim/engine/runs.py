@@ -14,10 +14,12 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable, Iterator
+from contextlib import nullcontext
 
 import numba
 import numpy as np
 
+from .compiling import announce, current
 from .progress import Progress
 
 #: Seconds of work per block: short enough that Ctrl-C stops a run within about a second, long
@@ -62,13 +64,15 @@ def interruptible(call: Callable, stop: np.ndarray, poll: float = 0.05):
     here instead of inside the kernel lets Ctrl-C through at once; it sets ``stop[0]``, waits for the
     kernel to return and raises ``KeyboardInterrupt``.  Returns what ``call`` returns."""
     threads = numba.get_num_threads()
+    family = current()  # a compile in the helper thread is announced as the caller's family
     outcome: dict = {}
     done = threading.Event()
 
     def run():
         numba.set_num_threads(threads)  # Numba's setting is per thread
         try:
-            outcome["value"] = call()
+            with announce(family) if family is not None else nullcontext():
+                outcome["value"] = call()
         except BaseException as error:  # handed to the calling thread
             outcome["error"] = error
         finally:

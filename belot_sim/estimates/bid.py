@@ -33,10 +33,10 @@ import numpy as np
 import pandas as pd
 
 from ..engine.bidder_options import bidder_params
-from ..engine.checks import check_bool, check_int, check_probability, check_seed, check_threads, numba_threads
+from ..engine.checks import check_int, check_probability, check_seed, check_threads, numba_threads
 from ..engine.compiling import announce
 from ..engine.frames import categorize, deal_columns, join_arrays
-from ..engine.progress import Progress
+from ..engine.progress import Progress, check_progress
 from ..engine.registry import DEFAULT_BID_PLAYERS, is_searching, model_codes, policy_codes
 from ..engine.runs import blocks
 from ..engine.searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
@@ -356,7 +356,7 @@ def _conditional(hand, contracts, *, threads, progress, **plan_arguments):
     accepted)``."""
     plan = _auction_plan(hand, contracts, **plan_arguments)
     threads = check_threads(threads)
-    with numba_threads(threads), Progress(check_bool(progress, "progress"), "bid estimate", plan.samples,
+    with numba_threads(threads), Progress(check_progress(progress), "bid estimate", plan.samples,
                                           "layouts") as shown:
         frame, tried, ids = _play_auction_plan(plan, shown)
     return plan.rules, plan.contracts, plan.multiplier, frame, tried, plan.auction.text, len(ids)
@@ -412,7 +412,7 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
                  rules: Rules | str = "bulgarian", seed: int = 0, threads: int | None = None,
                  worlds: int = DEFAULT_WORLDS, method: str = "sample", max_tries: int | None = None,
                  min_samples: int | None = None, bidder_options: dict | None = None,
-                 progress: bool = False) -> BidEstimate:
+                 progress: bool | None = None) -> BidEstimate:
     """Estimate how a ``contract`` declared by ``seat`` holding ``hand`` fares.
 
     Parameters
@@ -490,7 +490,7 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
                      multiplier=1 if multiplier is None else multiplier, samples=samples, players=players,
                      rules=rules, seed=seed, worlds=worlds, turned_card=turned_card)
     threads = check_threads(threads)
-    with numba_threads(threads), Progress(check_bool(progress, "progress"), _label("bid estimate", plan),
+    with numba_threads(threads), Progress(check_progress(progress), _label("bid estimate", plan),
                                           samples, "layouts") as bar:
         frame = _play(plan, bar)
     return _summary(frame, plan.contracts[0], plan.seat, plan.samples)
@@ -525,7 +525,7 @@ def _check_atlas_arguments(auction, known, turned, players, multiplier, samples,
         raise ValueError(f'the bid atlas rows rest on their own layouts; samples={samples!r} needs method="sample"')
     _run_options(DEFAULT_SAMPLES, seed, worlds, "hard")
     check_threads(threads)
-    check_bool(progress, "progress")
+    check_progress(progress)
 
 
 def _with_turned(known, turned, seat: int, rules: Rules, hand) -> tuple[object, int]:
@@ -555,7 +555,7 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, b
               turned=None, samples: int = 1000, players=DEFAULT_BID_PLAYERS, rules: Rules | str = "bulgarian",
               seed: int = 0, threads: int | None = None, worlds: int = DEFAULT_WORLDS, contracts=None,
               min_p_made: float = 0.5, max_tries: int | None = None, min_samples: int | None = None,
-              bidder_options: dict | None = None, progress: bool = False) -> pd.DataFrame:
+              bidder_options: dict | None = None, progress: bool | None = None) -> pd.DataFrame:
     """Every contract of the rules (or ``contracts``: one contract or a list) evaluated on **the same**
     sampled layouts and play streams (common random numbers: differences between rows are not sampling
     noise).
@@ -586,11 +586,11 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, b
                               "min_samples": min_samples, "bidder_options": bidder_options})
     threads = check_threads(threads)
     label = "bid estimate" if isinstance(plan, AuctionPlan) else _label("bid table", plan)
-    with numba_threads(threads), Progress(check_bool(progress, "progress"), label, plan.samples, "layouts") as bar:
+    with numba_threads(threads), Progress(check_progress(progress), label, plan.samples, "layouts") as bar:
         return _hand_table(plan, players, min_p_made, bar)
 
 
-def bid_tables(hands, *, client=None, threads: int | None = None, progress: bool = False, **bid_table_kwargs
+def bid_tables(hands, *, client=None, threads: int | None = None, progress: bool | None = None, **bid_table_kwargs
                ) -> pd.DataFrame:
     """:func:`bid_table` of every hand of ``hands``, as one frame: a row per (hand, contract) — with an
     ``auction``, per (hand, legal call), with ``ev_call`` —
@@ -614,7 +614,7 @@ def bid_tables(hands, *, client=None, threads: int | None = None, progress: bool
     options = {**_TABLE_DEFAULTS, **bid_table_kwargs}
     plans = [_hand_plan(k, hand, options) for k, hand in enumerate(hands)]
     threads = check_threads(threads)
-    with Progress(check_bool(progress, "progress"), "bid tables", sum(p.samples for p in plans), "layouts") as bar:
+    with Progress(check_progress(progress), "bid tables", sum(p.samples for p in plans), "layouts") as bar:
         if client is not None:
             from ..engine.distributed import check_client, run_partitions
 

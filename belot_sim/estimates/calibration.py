@@ -22,6 +22,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.checks import check_int
+from ..engine.progress import Progress, check_progress
 from ..engine.registry import DEFAULT_BID_PLAYERS
 from ..engine.searching import DEFAULT_WORLDS
 from ..engine.stats import wilson_interval
@@ -70,7 +71,7 @@ def calibration(n: int, *, bidders="heuristic", players=DEFAULT_BID_PLAYERS, est
                 seed: int = 0, rules: Rules | str = "bulgarian", method: str = "auction", model=None, bins: int = 10,
                 start: int = 0, threads: int | None = None, worlds: int = DEFAULT_WORLDS,
                 bidder_options: dict | None = None, max_tries: int = 20_000_000, min_samples: int | None = None,
-                progress: bool = False) -> Calibration:
+                progress: bool | None = None) -> Calibration:
     """Play ``n`` deals (ids ``start..``; auctions by ``bidders``, play by ``players``, by default the
     estimates' default player ``neural``) and check the estimate of every contract played against its outcome.
 
@@ -97,23 +98,22 @@ def calibration(n: int, *, bidders="heuristic", players=DEFAULT_BID_PLAYERS, est
         from ..engine.registry import model_codes
 
         model_codes(model)
+    progress = check_progress(progress)
     limits = dict(max_tries=check_int(max_tries, "max_tries", 1, 2**62),
                   min_samples=min(20, samples) if min_samples is None else check_int(min_samples, "min_samples", 1,
                                                                                      samples))
     deals = simulate(n, rules=rules, bidders=bidders, players=players, seed=seed, start=start, threads=threads,
-                     worlds=worlds, bidder_options=bidder_options)
+                     worlds=worlds, bidder_options=bidder_options, progress=progress)
     deals = deals[deals["bidding_team"] >= 0]
     rows, skipped = [], 0
-    for i, row in enumerate(deals.itertuples(index=False)):
-        try:
-            rows.append(_estimate(row, method, rules, model, estimate_players, samples, seed, threads, worlds,
-                                  bidder_options, limits))
-        except TooFewLayouts:
-            skipped += 1
-        if progress and (i + 1) % 100 == 0:
-            import sys
-
-            print(f"\rcalibration: {i + 1:,}/{len(deals):,} deals", end="", file=sys.stderr, flush=True)
+    with Progress(progress, "calibration", len(deals), "deals") as bar:
+        for row in deals.itertuples(index=False):
+            try:
+                rows.append(_estimate(row, method, rules, model, estimate_players, samples, seed, threads, worlds,
+                                      bidder_options, limits))
+            except TooFewLayouts:
+                skipped += 1
+            bar.advance(1)
     frame = pd.DataFrame(rows, columns=["deal_id", "dealer", "contract", "declarer", "multiplier", "auction",
                                         "p_made", "made", "tried", "accepted"])
     settings = {"n": n, "bidders": bidders, "players": players, "estimate_players": estimate_players,
@@ -150,7 +150,7 @@ def _estimate(row, method, rules, model, players, samples, seed, threads, worlds
     hand = int(getattr(row, f"auction_hand{declarer}"))
     turned = int(row.turned_card) if rules.is_classic else None
     contract = Contract.from_str(str(row.contract))
-    kwargs = dict(seat=declarer, dealer=int(row.dealer), rules=rules, threads=threads)
+    kwargs = dict(seat=declarer, dealer=int(row.dealer), rules=rules, threads=threads, progress=False)  # one bar: ours
     if method == "atlas":
         est = estimate_bid(hand, contract, method="atlas", **kwargs)
     else:

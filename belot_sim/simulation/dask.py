@@ -43,7 +43,9 @@ def simulate_dask(n: int, *, partition_size: int = DEFAULT_PARTITION, start: int
     current ``distributed`` client.  From 15 partitions on, Dask's default ``split_out`` makes a
     ``groupby`` aggregate a shuffle; with few groups (contracts, seats) ``.mean(split_out=1)`` keeps
     it a plain reduction (never slower in the rounds of ``benchmarks/datasets.py``, up to 0.14 of
-    ``simulate(threads=2)``'s rate faster; ``benchmarks/RESULTS.md``).
+    ``simulate(threads=2)``'s rate faster; ``benchmarks/RESULTS.md``).  With bidders, void deals
+    (everybody passed) have no contract: pandas' ``groupby("contract")`` leaves them out, Dask's keeps
+    them as a ``NaN`` group unless ``groupby("contract", dropna=True)``.
     """
     require("simulate_dask")
     import dask.dataframe as dd

@@ -18,7 +18,7 @@ from ..engine.checks import (check_bool, check_fits_in_memory, check_int, check_
                              planned_arguments)
 from ..engine.compiling import announce
 from ..engine.frames import call_frame, categorize, deal_columns, play_frame
-from ..engine.progress import Progress
+from ..engine.progress import Progress, check_progress
 from ..engine.registry import SeatedPlan, bidder_codes, policy_codes
 from ..engine.runs import blocks
 from ..engine.searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
@@ -116,7 +116,7 @@ def simulate_arguments(kwargs: dict) -> dict:
 
 def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declarer: int | None = None,
              players="random", bidders=None, seed: int = 0, start: int = 0, threads: int | None = None,
-             plays: bool = False, multiplier: int = 1, progress: bool = False, worlds: int = DEFAULT_WORLDS,
+             plays: bool = False, multiplier: int = 1, progress: bool | None = None, worlds: int = DEFAULT_WORLDS,
              calls: bool = False, bidder_options: dict | None = None
              ) -> pd.DataFrame | tuple[pd.DataFrame, ...]:
     """Play ``n`` deals (ids ``start .. start+n-1``) and return one row per deal.
@@ -177,7 +177,7 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     n = check_int(n, "n", 0, MAX_DEALS)
     start = check_int(start, "start", 0, 2**62 - n)
     threads = check_threads(threads)
-    progress = check_bool(progress, "progress")
+    progress = check_progress(progress)
     out = DealArrays(plan, n)  # every block writes its deals into these: no frames to join at the end
     with numba_threads(threads), Progress(progress, "simulate", n, "deals") as bar:
         for offset, size in deal_blocks(plan, n, bar):

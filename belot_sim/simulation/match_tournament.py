@@ -14,7 +14,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.checks import check_bool, check_int
-from ..engine.progress import Progress
+from ..engine.progress import Progress, check_progress
 from ..engine.registry import BIDDERS, PLAYERS
 from ..engine.searching import DEFAULT_WORLDS
 from ..engine.stats import NA_NOTE, format_interval, side_names, sums_interval
@@ -51,7 +51,7 @@ def check_team(team, name: str) -> tuple[str, str]:
 
 def match_tournament(a, b, n: int, *, rules: Rules | str = "bulgarian", seed: int = 0, start: int = 0,
                      threads: int | None = None, worlds: int = DEFAULT_WORLDS, bidder_options: dict | None = None,
-                     max_deals: int = DEFAULT_MAX_DEALS, progress: bool = False, per_deal: bool = False
+                     max_deals: int = DEFAULT_MAX_DEALS, progress: bool | None = None, per_deal: bool = False
                      ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``n`` duplicate matches (ids ``start .. start+n-1``) between teams ``a`` and ``b``.
 
@@ -84,10 +84,13 @@ def match_tournament(a, b, n: int, *, rules: Rules | str = "bulgarian", seed: in
                   max_deals=max_deals)
     block = n if per_deal else BLOCK_MATCHES
     sums = np.zeros((len(SUM_ROWS), len(SUM_COLUMNS)), dtype=object)
-    with Progress(progress and n > block, "duplicate matches", n, "matches") as bar:
+    progress = check_progress(progress)
+    # one bar: the blocks' (several blocks) or the two simulate_matches calls' (one block)
+    with Progress(progress if n > block else False, "duplicate matches", n, "matches") as bar:
         for first in range(start, start + n, block):
             count = min(block, start + n - first)
-            both = _play_twice(team_a, team_b, count, first, progress=progress and n <= block, **common)
+            both = _play_twice(team_a, team_b, count, first, progress=progress if n <= block else False,
+                                **common)
             deals = paired_deals(both[0][1], both[1][1])
             sums += match_sums(deals, *both).astype(object)  # Python ints: no overflow
             bar.advance(count)

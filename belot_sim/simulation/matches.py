@@ -19,7 +19,7 @@ from ..engine.checks import (check_bool, check_fits_in_memory, check_int, check_
                              planned_arguments)
 from ..engine.compiling import announce
 from ..engine.frames import call_frame, categorize, deal_columns, join_blocks, play_frame
-from ..engine.progress import Progress
+from ..engine.progress import Progress, check_progress
 from ..engine.registry import SeatedPlan, bidder_codes, is_searching, policy_codes
 from ..engine.runs import blocks, interruptible
 from ..engine.searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
@@ -52,7 +52,7 @@ CLIENT_PARTITION = 10_000
 
 def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="random", bidders="heuristic",
                      seed: int = 0, start: int = 0, threads: int | None = None, worlds: int = DEFAULT_WORLDS,
-                     bidder_options: dict | None = None, progress: bool = False,
+                     bidder_options: dict | None = None, progress: bool | None = None,
                      max_deals: int = DEFAULT_MAX_DEALS, plays: bool = False, calls: bool = False, client=None,
                      partition_size: int = CLIENT_PARTITION) -> tuple[pd.DataFrame, ...]:
     """Play ``n`` whole matches (ids ``start .. start+n-1``) to the rules' ``match_target``.
@@ -98,7 +98,7 @@ def simulate_matches(n: int, *, rules: Rules | str = "bulgarian", players="rando
     check_fits_in_memory(n, MATCH_BYTES_AT_LEAST, f"{n:,} matches",
                          "simulate_matches_to_parquet writes any number in bounded memory")
     threads = check_threads(threads)
-    progress = check_bool(progress, "progress")
+    progress = check_progress(progress)
     partition_size = check_partition_size(partition_size)  # also without a client
     with Progress(progress, "simulate_matches", n, "matches") as bar:
         if client is None:

@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ..engine.checks import check_bool, check_int, check_threads, numba_threads
-from ..engine.progress import Progress
+from ..engine.checks import check_int, check_threads, numba_threads
+from ..engine.progress import Progress, check_progress
 from ..engine.searching import DEFAULT_WORLDS
 from ..engine.stats import NA_NOTE, format_interval, side_names, sums_interval
 from ..game.rules import CONTRACT_CODES
@@ -24,7 +24,7 @@ CLIENT_PARTITION = 100_000
 
 
 def tournament(a: str, b: str, n: int, *, rules="bulgarian", contract=None, declarer: int | None = None,
-               bidders=None, seed: int = 0, start: int = 0, threads: int | None = None, progress: bool = False,
+               bidders=None, seed: int = 0, start: int = 0, threads: int | None = None, progress: bool | None = None,
                worlds: int = DEFAULT_WORLDS, bidder_options: dict | None = None, client=None,
                partition_size: int = CLIENT_PARTITION) -> pd.DataFrame:
     """Play ``n`` duplicate deals (ids ``start .. start+n-1``) between players ``a`` and ``b``.
@@ -48,7 +48,7 @@ def tournament(a: str, b: str, n: int, *, rules="bulgarian", contract=None, decl
     n = check_int(n, "n", 1, MAX_DEALS)
     start = check_int(start, "start", 0, 2**62 - n)
     threads = check_threads(threads)
-    progress = check_bool(progress, "progress")
+    progress = check_progress(progress)
     partition_size = check_partition_size(partition_size)  # also without a client
     with Progress(progress, "tournament", n, "duplicate deals") as bar:
         if client is not None:

@@ -124,7 +124,8 @@ def played_shard(frame):
     def make(plan: ShardPlan, k: int) -> dict[str, np.ndarray]:
         auction = k % RANDOM_CONTRACT_EVERY != RANDOM_CONTRACT_EVERY - 1
         deals, plays = simulate(plan.deals, players=plan.players, bidders="heuristic" if auction else None,
-                                seed=plan.seed, start=k * plan.deals, plays=True, threads=plan.threads)
+                                seed=plan.seed, start=k * plan.deals, plays=True, threads=plan.threads,
+                                progress=False)
         return frame(deals, plays, threads=plan.threads)
     return make
 

@@ -23,7 +23,7 @@ from ..core.layouts import C_BELOT, C_POINTS, C_SEARCH_FN, C_SIZE
 from ..core.play import cards_between, legal_mask
 from ..core.tables import SUIT
 from .context import INF, _call, _points_of, make_ctx
-from .search import _child, _trick_state, exact_entry, node_entry
+from .steps import _child, _trick_state
 from .table import _boundary_key, _entry_bounds, _midtrick_key, _tt_probe
 
 #: The smallest table: two buckets of two slots (entries of two words each).
@@ -36,6 +36,8 @@ _NODE = C_SEARCH_FN + 1
 def search_entries() -> np.ndarray:
     """``int64[2]``: the addresses of the compiled search (:func:`.search.exact_entry`,
     :func:`.search.node_entry`) in this process, for ``ctx[C_SEARCH_FN:C_SEARCH_FN + 2]``."""
+    from .search import exact_entry, node_entry  # imported here: importing it compiles the search
+
     return np.array([exact_entry.address, node_entry.address], dtype=np.int64)
 
 
