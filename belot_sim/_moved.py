@@ -61,4 +61,4 @@ def install() -> None:
     """The old paths importable; ``belot_sim``'s functions never replaced by a module of the same name."""
     if not any(isinstance(finder, _Moved) for finder in sys.meta_path):
         sys.meta_path.append(_Moved())
-    sys.modules["belot_sim"].__class__ = _FrontDoor
+    sys.modules[__package__].__class__ = _FrontDoor  # the package under any name (a baseline copy too)

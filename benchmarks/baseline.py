@@ -60,4 +60,14 @@ def extract_baseline(commit: str, name: str = "belot_sim_base") -> Path:
         with tarfile.open(fileobj=__import__("io").BytesIO(archive)) as tar:
             tar.extractall(staging, filter="data")
         os.replace(staging / "belot_sim", target)
+    _import_under_any_name(target)
     return root
+
+
+def _import_under_any_name(package: Path) -> None:
+    """Commits 555f829..0d27723 looked the package up as ``sys.modules["belot_sim"]`` (``_moved.py``),
+    which a copy under another name is not: the copy's own name instead."""
+    moved = package / "_moved.py"
+    if moved.exists():
+        text = moved.read_text()
+        moved.write_text(text.replace('sys.modules["belot_sim"]', "sys.modules[__package__]"))
