@@ -439,3 +439,14 @@ def test_ctrl_c_during_the_first_compile_ends_with_interrupted(tmp_path, after_m
     assert rest.strip().splitlines()[-1] == "belot-sim simulate: interrupted", rest
     assert "Traceback" not in rest and child.stdout.read() == ""
     assert waited < 10, f"the compile went on for {waited:.1f} s after SIGINT"
+
+
+def test_the_default_n_is_smaller_when_a_seat_searches():
+    from belot_sim.cli.common import default_n
+    from belot_sim.cli.simulate import DEFAULT_N
+    from belot_sim.cli.tournament import DEALS
+
+    assert default_n(None, "hard", DEFAULT_N) == 1_000_000
+    assert default_n(None, ("hard", "random", "pimc", "hard"), DEFAULT_N) == 1_000
+    assert default_n(None, ("normal", "hybrid"), DEALS) == 300 and default_n(None, ("normal", "hard"), DEALS) == 30_000
+    assert default_n(7, "pimc", DEFAULT_N) == 7  # given: kept

@@ -16,7 +16,7 @@ import tempfile
 
 import pandas as pd
 
-from ..engine.registry import BIDDER_CODES, POLICY_CODES
+from ..engine.registry import BIDDER_CODES, POLICY_CODES, SEARCH_PLAYERS
 from ..game.rules import PRESETS, Contract, Rules
 
 USAGE = 2
@@ -204,6 +204,15 @@ def add_run_options(parser: argparse.ArgumentParser, scheduler: bool = False) ->
     parser.add_argument("--progress", action=argparse.BooleanOptionalAction, default=None,
                         help="a progress bar with rate and time left on stderr (default: when stderr is a terminal; "
                              "--progress into a file or pipe writes a line every 30 s instead)")
+
+
+def default_n(n: int | None, players, defaults: tuple[int, int]) -> int:
+    """``n``, or when it is not given ``defaults[0]``, or ``defaults[1]`` if a seat of ``players`` (a
+    name, or several) searches: a default run of about a minute or less whatever the players."""
+    if n is not None:
+        return n
+    names = [players] if isinstance(players, str) else players
+    return defaults[any(name in SEARCH_PLAYERS for name in names)]
 
 
 def progress_of(args: argparse.Namespace) -> bool:

@@ -10,7 +10,7 @@ import pandas as pd
 
 from ..engine.registry import BIDDERS, PLAYERS, SEARCH_PLAYERS
 from ..game.rules import CONTRACT_CODES, Rules
-from .common import (UsageError, add_bidder_options, add_contract, add_overwrite, add_rules, add_run_options,
+from .common import (UsageError, add_bidder_options, add_contract, add_overwrite, add_rules, add_run_options, default_n,
                      bidder_options_of, bidders_value, check_output_file, players_value, positive_int, progress_of,
                      rules_of, seat, seat_names_text)
 
@@ -197,8 +197,7 @@ def run(args: argparse.Namespace) -> int:
     rules = rules_of(args)
     kind = _check(args)
     if args.n is None and not (kind == "dataset" and args.resume):  # a resume's n is its manifest's
-        players = [args.players] if isinstance(args.players, str) else args.players
-        args.n = DEFAULT_N[any(player in SEARCH_PLAYERS for player in players)]
+        args.n = default_n(None, args.players, DEFAULT_N)
     _check_size(args, rules, kind)
     if args.engine == "reference":
         start = time.perf_counter()

@@ -8,7 +8,7 @@ import time
 
 from ..engine.registry import BIDDERS, PLAYERS, SEARCH_PLAYERS
 from .common import (UsageError, add_contract, add_overwrite, add_rules, add_run_options, check_output_file,
-                     player_name, positive_int, progress_of, rules_of, write_csv)
+                     default_n, player_name, positive_int, progress_of, rules_of, write_csv)
 
 
 def add_parser(sub) -> None:
@@ -42,13 +42,6 @@ def add_parser(sub) -> None:
 #: cores (``hard``: some 30,000 deals/s; ``pimc``: 10-20).
 DEALS = (30_000, 300)
 MATCHES = (200, 20)
-
-
-def default_n(n: int | None, players, defaults: tuple[int, int]) -> int:
-    """``n``, or the default for these players (:data:`DEALS`, :data:`MATCHES`)."""
-    if n is not None:
-        return n
-    return defaults[any(player in SEARCH_PLAYERS for player in players)]
 
 
 def _sides(args: argparse.Namespace) -> tuple:
