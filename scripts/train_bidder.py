@@ -15,7 +15,9 @@ stopped run resumes where it stopped):
    declarations; the last shard of each round validates.
 2. **Fit**: a fresh network on every round's shards so far, ``--epochs`` epochs, a checkpoint after each
    (belot_sim/training/fit.py, kind ``calls``): ``bidder-<r>.npz``; the last round's is ``bidder.npz``,
-   with ``curve.csv`` and ``curve.png``.
+   with ``curve.csv`` and ``curve.png``.  Each call is shown at a match score drawn from the scores
+   ``--odds-matches`` matches reach, and its points become the chance of winning the match they lead to
+   (belot_sim/training/match_odds.py; the table from ``--odds-deals`` deals, kept in ``odds.npz``).
 3. **Duplicate check**: each round's weights in ``--eval-matches`` duplicate matches to 151 against
    ``heuristic``, both teams playing ``neural`` cards, then both playing ``hard``
    (:func:`belot_sim.match_tournament`), in a fresh process (the weights are compiled into its kernels):
@@ -52,12 +54,16 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--epochs", type=int, default=6, help="passes over the training shards (default 6)")
     parser.add_argument("--hidden", type=int, nargs=2, default=(256, 128), metavar=("H1", "H2"),
                         help="the hidden layers' widths (default 256 128)")
+    parser.add_argument("--odds-deals", type=int, default=200_000,
+                        help="deals whose points make the match-odds table (default 200000)")
+    parser.add_argument("--odds-matches", type=int, default=3000,
+                        help="matches whose scores the calls are shown at (default 3000)")
     parser.add_argument("--threads", type=int, default=2, help="threads for the data and the fit (default 2)")
     parser.add_argument("--eval-matches", type=int, default=2000,
                         help="duplicate matches per card player in each round's check (default 2000; 0: none)")
     parser.add_argument("--ship", action="store_true", help="copy the weights to belot_sim/data/bidder.npz")
     args = parser.parse_args(argv)
-    for name in ("shards", "rounds", "round_shards", "deals", "epochs", "threads"):
+    for name in ("shards", "rounds", "round_shards", "deals", "epochs", "threads", "odds_deals", "odds_matches"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
     if args.shards < 2 or (args.rounds > 1 and args.round_shards < 2):
@@ -84,9 +90,31 @@ def make_data(args, r: int, previous: Path | None) -> list[Path]:
     return shards_in_process(plan, count, f"round {r}", weights_env(WEIGHTS_VARIABLE, previous))
 
 
+def match_odds(args) -> tuple:
+    """``(table, scores)``: the match-winning chances after a deal and the scores matches stand at before
+    one (:mod:`belot_sim.training.match_odds`), made once from the seed and kept in ``odds.npz``."""
+    import numpy as np
+    from belot_sim.engine.io import write_atomically
+    from belot_sim.training import match_odds as odds
+
+    path = args.out / "odds.npz"
+    if not path.is_file():
+        table = odds.win_table(odds.deal_points(args.odds_deals, 2000 + args.seed, args.player))
+        scores = odds.start_scores(args.odds_matches, 3000 + args.seed, args.player)
+
+        def save(tmp):
+            with open(tmp, "wb") as f:
+                np.savez(f, table=table, scores=scores)
+        write_atomically(path, save)
+    with np.load(path) as data:
+        return data["table"], data["scores"]
+
+
 def make_weights(args, r: int, rounds: list[list[Path]]) -> Path:
-    """Round ``r``'s weights: a fresh network on every round's shards so far but each round's last."""
+    """Round ``r``'s weights: a fresh network on every round's shards so far but each round's last, the
+    calls shown at match scores (:func:`match_odds`)."""
     from belot_sim.training.fit import FitPlan, fit, load, save_weights
+    from belot_sim.training.match_odds import relabel
 
     weights = args.out / f"bidder-{r}.npz"
     if weights.is_file():
@@ -95,13 +123,15 @@ def make_weights(args, r: int, rounds: list[list[Path]]) -> Path:
                    threads=args.threads, kind="calls")
     train_paths = [p for paths in rounds for p in paths[:-1]]
     valid_paths = [paths[-1] for paths in rounds]
-    train, valid = load(train_paths, "calls"), load(valid_paths, "calls")
+    table, scores = match_odds(args)
+    train = relabel(load(train_paths, "calls"), table, scores, seed=[args.seed, r, 0])
+    valid = relabel(load(valid_paths, "calls"), table, scores, seed=[args.seed, r, 1])
     print(f"fit {r}: {len(train['bits']):,} training calls, {len(valid['bits']):,} validation calls", flush=True)
     net = fit(args.out / ("fit" if r == 0 else f"fit-{r}"), train, valid, plan)
     meta = {"fit": asdict(plan), "round": r,
             "shards": [str(p.relative_to(args.out)) for paths in rounds for p in paths],
-            "labels": f"each legal call's match points, the auction finished by the round's bidder models and "
-                      f"the deal played by {args.player}"}
+            "labels": f"each legal call's chance of winning the match (percentage points) at a drawn score, the "
+                      f"auction finished by the round's bidder models and the deal played by {args.player}"}
     return save_weights(net, weights, meta)
 
 
@@ -134,8 +164,8 @@ def run(args) -> Path:
     shutil.copy(weights, final)
     last = args.rounds - 1
     shutil.copy(args.out / ("fit" if last == 0 else f"fit-{last}") / "curve.csv", args.out / "curve.csv")
-    plot_values_curve(args.out / "curve.csv", args.out / "curve.png", "match points per call",
-                      "validation: points lost by the preferred call")
+    plot_values_curve(args.out / "curve.csv", args.out / "curve.png", "match-winning chance per call (%)",
+                      "validation: winning chance lost by the preferred call")
     return final
 
 

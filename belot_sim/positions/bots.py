@@ -48,10 +48,10 @@ from ..game.rules import Rules
 from ..kernels.bidding.position import bot_call
 from ..kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME
 from ..kernels.core.layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A_FAMILY, A_MULTIPLIER, A_N_CALLS,
-                                    A_OVER, A_PASSES, A_ROUND, A_SIZE, A_TO_MOVE, A_TURNED, A_VOID, H_CARDS,
+                                    A_OVER, A_PASSES, A_ROUND, A_SCORE, A_SIZE, A_TO_MOVE, A_TURNED, A_VOID, H_CARDS,
                                     H_CONTRACT, H_DEALER, H_DEAL_ID, H_DECLARER, H_FAMILY, H_FLAGS, H_INITIAL,
                                     H_MULTIPLIER, H_N_PLAYED, H_SEED, H_SEES_ALL, H_SIZE, H_TURNED, S_N_CALLS,
-                                    S_WORLD_RNG)
+                                    S_WORLD_RNG, SCORE_TARGET)
 from ..kernels.core.rng import WORLD_STREAM, stream_start
 from ..kernels.core.rule_flags import flags_of
 from ..kernels.play_loop import play_scratch
@@ -256,7 +256,8 @@ class Bot:
         move makes in the auction of a :class:`~belot_sim.reference.FullDealState` (or a
         :class:`~belot_sim.reference.MatchState`'s current deal), or a ``belot full`` position text (its ``?``
         hands drawn with the bot's seed); see the module docstring."""
-        full = deal_of(as_state(state, self.seed))
+        state = as_state(state, self.seed)
+        full = deal_of(state)
         if not isinstance(full, FullDealState):
             raise TypeError(f"bid needs a reference FullDealState or MatchState (a DealState has no auction), got "
                             f"{type(state).__name__}")
@@ -273,14 +274,15 @@ class Bot:
         if any(i // 5 == (seat - full.dealer - 1) % 4 for i in full.hidden_places if i < 20):
             raise ValueError(f"the hand of seat {seat}, to call, is unknown ('?' in its position text)")
         turned = -1 if a.turned is None else a.turned
-        self._fill_auction(a, turned)
+        self._fill_auction(a, turned, state.progress if isinstance(state, MatchState) else None)
         code = bot_call(BIDDER_CODES[self.bidder], self._auction, np.int64(full.first_hands[seat]), turned,
                         int(self.rules.is_classic), self.rules.all_no_trumps, self._ints, self._weights,
                         np.uint64(self.seed), -1 if deal_id is None else check_int(deal_id, "deal_id", 0, 2**62))
         return CALL_NAMES[code]
 
-    def _fill_auction(self, a, turned: int) -> None:
-        """The kernels' auction state array (layout ``AUCTION``) of a reference auction."""
+    def _fill_auction(self, a, turned: int, match=None) -> None:
+        """The kernels' auction state array (layout ``AUCTION``) of a reference auction, in the match
+        ``match`` (a :class:`~belot_sim.game.scoring.MatchProgress`; ``None``: a deal alone)."""
         s = self._auction
         s[A_CONTRACT] = -1 if a.contract is None else int(a.contract)
         s[A_DECLARER] = a.declarer
@@ -296,3 +298,5 @@ class Bot:
         s[A_TURNED] = turned >> 3 if self.rules.is_classic else -1
         s[A_CALLS:] = 0
         s[A_CALLS:A_CALLS + len(a.calls)] = [CALL_OF_NAME[call] for _, call in a.calls]
+        for team in (0, 1):  # as the match kernel writes it (kernels/batch/match.py: bidder_score)
+            s[A_SCORE + team] = 0 if match is None else match.scores[team] + SCORE_TARGET - match.target

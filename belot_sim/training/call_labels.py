@@ -27,7 +27,7 @@ from ..kernels.bid_models.consistent import finish_auction, model_call
 from ..kernels.bid_models.neural_bidder import INPUTS, OUTPUTS, encode_call
 from ..kernels.core.auction_rules import MAX_CALLS, apply_call, auction_start, legal_calls
 from ..kernels.core.bits import popcount
-from ..kernels.batch.endings import MEMO, ending_value
+from ..kernels.batch.endings import MEMO, ending_scores
 from ..kernels.core.dealing import auction_hands, deal_pack
 from ..kernels.core.layouts import A_OVER, A_SIZE, A_TO_MOVE, B_SIZE
 from ..kernels.core.rng import AUCTION_STREAM, PLAY_STREAM, next_u64, scale32, stream_start
@@ -52,7 +52,7 @@ def deal_models(deal_id, round_, models):
 
 
 @njit(cache=True)
-def label_auction(seed, deal_id, round_, flags, explore, policies, weights, work, bits_out, values_out,
+def label_auction(seed, deal_id, round_, flags, explore, policies, weights, work, bits_out, values_out, own_out,
                   heuristic_out, row):
     """The rows of deal ``deal_id``'s calls with a choice, from ``row`` on (module docstring); returns the next
     free row."""
@@ -63,7 +63,7 @@ def label_auction(seed, deal_id, round_, flags, explore, policies, weights, work
     state = np.empty(A_SIZE, dtype=np.int64)
     after = np.empty(A_SIZE, dtype=np.int64)
     obs = np.empty(B_SIZE, dtype=np.int8)
-    memo = np.empty((MEMO, 2), dtype=np.int64)  # one deal's endings: every call of every position
+    memo = np.empty((MEMO, 3), dtype=np.int64)  # one deal's endings: every call of every position
     memo_n = 0
     models = np.empty(4, dtype=np.int64)
     deal_models(deal_id, round_, models)
@@ -79,13 +79,16 @@ def label_auction(seed, deal_id, round_, flags, explore, policies, weights, work
             pack_bits(obs, INPUTS, bits_out[row])
             for code in range(OUTPUTS):
                 values_out[row, code] = NOT_LEGAL_CALL
+                own_out[row, code] = NOT_LEGAL_CALL
                 if (legal >> code) & 1:
                     after[:] = state
                     apply_call(after, code, 0, False, -1)
                     finish_auction(after, hands5, 0, flags, -1, models, weights)
-                    value, memo_n = ending_value(after, pack, dealer, 0, flags, policies, play_seed, 0, memo, memo_n,
-                                                 work, None)
-                    values_out[row, code] = value if seat & 1 == 0 else -value
+                    score0, score1, memo_n = ending_scores(after, pack, dealer, 0, flags, policies, play_seed, 0, memo,
+                                                           memo_n, work, None)
+                    ours, theirs = (score0, score1) if seat & 1 == 0 else (score1, score0)
+                    values_out[row, code] = ours - theirs
+                    own_out[row, code] = ours
             heuristic_out[row] = base if models[seat] == HEURISTIC else \
                 model_call(HEURISTIC, legal, hands5[seat], seat, state, 0, flags, -1, weights)
             row += 1
@@ -104,11 +107,11 @@ def label_auction(seed, deal_id, round_, flags, explore, policies, weights, work
 
 
 @njit(cache=True, parallel=True)
-def label_calls(seed, start, n, round_, flags, explore, policies, weights, n_threads, bits_out, values_out,
+def label_calls(seed, start, n, round_, flags, explore, policies, weights, n_threads, bits_out, values_out, own_out,
                 heuristic_out, counts):
     """:func:`label_auction` for deals ``start .. start + n - 1``: deal ``start + i``'s rows are
     ``MAX_CALLS * i .. MAX_CALLS * i + counts[i] - 1`` of ``bits_out`` (uint64[MAX_CALLS * n, CALL_WORDS]),
-    ``values_out`` (int16[MAX_CALLS * n, 9]) and ``heuristic_out`` (int8[MAX_CALLS * n]: the heuristic's call)."""
+    ``values_out`` (int16[MAX_CALLS * n, 9]), ``own_out`` (the same: the caller's team's points alone) and ``heuristic_out`` (int8[MAX_CALLS * n]: the heuristic's call)."""
     for t in prange(n_threads):
         belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, 1, None)
         work = (belot_open, view, no_record, ctx, tt, scratch, np.empty(4, dtype=np.int64))
@@ -116,4 +119,4 @@ def label_calls(seed, start, n, round_, flags, explore, policies, weights, n_thr
             row = MAX_CALLS * i
             counts[i] = label_auction(seed, start + i, round_, flags, explore, policies, weights, work,
                                       bits_out[row:row + MAX_CALLS], values_out[row:row + MAX_CALLS],
-                                      heuristic_out[row:row + MAX_CALLS], 0)
+                                      own_out[row:row + MAX_CALLS], heuristic_out[row:row + MAX_CALLS], 0)

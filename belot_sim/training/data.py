@@ -16,8 +16,9 @@ the run's choice (``players``: one name, or four for seats 0..3).  A shard is an
 * ``calls`` (the bidder's, :mod:`.call_labels`): no played deals but auctions of the round's bidder models
   (``heuristic``; from round 1 on the ``neural`` bidder on one team) with some random calls (one shard in
   four without declarations); ``bits`` (uint64[rows, CALL_WORDS],
-  the packed bidder observations), ``values`` (int16[rows, 9]: each call code's value, -32768 not legal)
-  and ``heuristic`` (int8[rows]: the heuristic's call).
+  the packed bidder observations), ``values`` (int16[rows, 9]: each call code's value, the caller's
+  team's match points minus the other's; -32768 not legal), ``own`` (int16[rows, 9]: the caller's team's
+  points alone, so the fit can read both teams' points) and ``heuristic`` (int8[rows]: the heuristic's call).
 """
 
 from __future__ import annotations
@@ -145,6 +146,7 @@ def call_frame(seed: int, start: int, n: int, players="neural", rules="bulgarian
     rows = MAX_CALLS * n
     bits = np.zeros((rows, CALL_WORDS), dtype=np.uint64)
     values = np.zeros((rows, CALL_CODES), dtype=np.int16)
+    own = np.zeros((rows, CALL_CODES), dtype=np.int16)
     heuristic = np.zeros(rows, dtype=np.int8)
     counts = np.zeros(n, dtype=np.int32)
     policies = np.array(policy_codes(players), dtype=np.int64)
@@ -152,16 +154,16 @@ def call_frame(seed: int, start: int, n: int, players="neural", rules="bulgarian
         raise ValueError(f"the call labels are played by players without search, got {players!r}: use neural, hard, "
                          "normal, easy or random")
     label_calls(seed, start, n, round_, flags_of(Rules.coerce(rules)), explore, policies, DEFAULT_WEIGHTS.copy(),
-                threads, bits, values, heuristic, counts)
+                threads, bits, values, own, heuristic, counts)
     kept = _rows(counts, MAX_CALLS)
-    return {"bits": bits[kept], "values": values[kept], "heuristic": heuristic[kept]}
+    return {"bits": bits[kept], "values": values[kept], "own": own[kept], "heuristic": heuristic[kept]}
 
 
 #: What a shard's decisions are labelled with → how a shard is made, and its arrays with the width of
 #: each row (``None``: one value a row).
 KINDS = {"values": (played_shard(label_frame), {"bits": WORDS, "values": 32, "legal": None, "played": None}),
          "owners": (played_shard(owner_frame), {"bits": WORDS, "owners": 32, "trick": None}),
-         "calls": (call_shard, {"bits": CALL_WORDS, "values": CALL_CODES, "heuristic": None})}
+         "calls": (call_shard, {"bits": CALL_WORDS, "values": CALL_CODES, "own": CALL_CODES, "heuristic": None})}
 
 
 def make_shard(plan: ShardPlan, k: int) -> Path:

@@ -67,12 +67,13 @@ def store_auction(auction_out, i, hands5, pack, family):
 @njit(cache=True)
 def auction_and_play(seed, deal_id, dealer, pack, family, flags, bidders, bid_ints, bid_weights, policies, hands5,
                      hands, auction_state, calls, belot_open, view, record, play_seat, play_card, ctx, tt, scratch,
-                     search):
+                     search, score0=0, score1=0):
     """A whole deal from a shuffled ``pack``: the auction on the 5-card hands (docs/rules.md §3, §4),
     then, unless everybody passed, the 8-card hands and the play.
 
     The auction draws from the deal's ``AUCTION_STREAM``, the play from its ``PLAY_STREAM`` and a
-    ``pimc`` player's layouts from its ``WORLD_STREAM``.  ``hands`` receives the final hands (the
+    ``pimc`` player's layouts from its ``WORLD_STREAM``.  ``score0``/``score1``: in a match, the points
+    each team holds towards a 151 target (:func:`.match.bidder_score`).  ``hands`` receives the final hands (the
     5-card hands of a void deal); ``calls`` (int8[MAX_CALLS]) the call codes.
 
     Returns ``(contract, declarer, multiplier, n_calls, result)``: ``result`` as
@@ -84,7 +85,7 @@ def auction_and_play(seed, deal_id, dealer, pack, family, flags, bidders, bid_in
     arng = stream_start(seed, deal_id, AUCTION_STREAM)
     arng, contract, declarer, multiplier, n_calls = run_auction_params(
         hands5, dealer, family, (flags & ALL_NO_TRUMPS) != 0, turned, bidders, arng, auction_state, calls, bid_ints,
-        bid_weights)
+        bid_weights, score0, score1)
     rng = stream_start(seed, deal_id, PLAY_STREAM)
     if contract < 0:
         for s in range(4):

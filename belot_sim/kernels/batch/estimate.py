@@ -212,7 +212,7 @@ def call_rollout(seed, candidates, fixed_pack, free, calls, dealer, codes, famil
         hands5 = np.empty(4, dtype=np.int64)
         start = np.empty(A_SIZE, dtype=np.int64)
         after = np.empty(A_SIZE, dtype=np.int64)
-        memo = np.empty((len(codes), 2), dtype=np.int64)
+        memo = np.empty((len(codes), 3), dtype=np.int64)
         belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds, search)
         play = (belot_open, view, no_record, ctx, tt, scratch, np.empty(4, dtype=np.int64))
         chunk = next_chunk(counter)

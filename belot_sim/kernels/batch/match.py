@@ -18,7 +18,7 @@ from numba import njit, prange
 
 from ..core.dealing import deal_pack
 from ..core.layouts import (MT_CARRIED, MT_TOTAL0, MT_TOTAL1, M_DEALER, M_DEALS, M_SCORE0, M_SCORE1, M_TARGET,
-                            M_WINNER, R_HANGING, R_OUTCOME, R_SCORE0, R_SCORE1, R_VALAT)
+                            M_WINNER, R_HANGING, R_OUTCOME, R_SCORE0, R_SCORE1, R_VALAT, SCORE_TARGET)
 from ..core.rng import MATCH_STREAM, below, stream_start
 from ..core.scoring import HANGING, MADE, VOID
 from ..core.work import next_chunk, stopped, workers
@@ -37,6 +37,13 @@ def first_dealer(seed, match_id):
     """The dealer of deal 0 of match ``match_id``: uniform over the four seats."""
     _, dealer = below(stream_start(seed, match_id, MATCH_STREAM), 4)
     return dealer
+
+
+@njit(cache=True)
+def bidder_score(total, target):
+    """A team's match points as the bidders read them (``A_SCORE``): counted towards a 151 target, so
+    that a match to another target, or one whose target a valat raised, reads by the points still needed."""
+    return total + SCORE_TARGET - target
 
 
 @njit(cache=True)
@@ -133,7 +140,7 @@ def play_matches(seed, match_ids, cap, chunk_size, target, family, flags, bidder
                     contract, declarer, multiplier, n_calls, r = auction_and_play(
                         seed, deal_id, dealer, pack, family, flags, bidders, bid_ints, bid_weights, policies, hands5,
                         hands, auction_state, calls_out[slot], belot_open, view, record, seats, cards, ctx, tt, scratch,
-                        search)
+                        search, bidder_score(total0, match_target), bidder_score(total1, match_target))
                     total0, total1, match_target, carried, winner = match_after_deal(
                         total0, total1, match_target, carried, r[R_OUTCOME], declarer, r[R_SCORE0], r[R_SCORE1],
                         r[R_HANGING], r[R_VALAT], family)

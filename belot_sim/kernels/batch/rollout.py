@@ -104,7 +104,7 @@ def rollout(seed, start, first, n, contracts, random_contract, n_contracts, fixe
                     contract, declarer, deal_multiplier, n_calls, r = auction_and_play(
                         seed, deal_id, dealer, pack, family, flags, bidders, bid_ints, bid_weights, policies, hands5,
                         hands, auction_state, calls_out[i] if len(calls_out) else no_calls, belot_open, view, record,
-                        seats, cards, ctx, tt, scratch, search)
+                        seats, cards, ctx, tt, scratch, search, 0, 0)
                     for s in range(4):
                         hands_out[s, i] = hands[s]
                     store_auction(auction_out, i, hands5, pack, family)

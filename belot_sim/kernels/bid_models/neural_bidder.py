@@ -1,7 +1,7 @@
 """``neural`` (the bidder): the legal call a small network values most, from what the seat knows.
 
 The network reads the caller's 5 cards, its place in the calling order, the current contract, its declarer
-and multiplier, the passes just made and every call each seat has made (layout
+and multiplier, the passes just made, every call each seat has made and the match score (layout
 :data:`belot_sim.kernels.core.layouts.CALL_OBSERVATION`, :func:`encode_call`), and gives each of the 9
 call codes a value: its estimate, in match points for the caller's team minus the other team's, of making
 that call and letting every seat finish the auction as its bidder model would (``heuristic``, and from the
@@ -27,9 +27,9 @@ import numpy as np
 from numba import njit
 
 from ..core.auction_rules import FAMILY_CLASSIC, N_CODES, PASS
-from ..core.layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A_MULTIPLIER, A_N_CALLS, A_PASSES,
+from ..core.layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A_MULTIPLIER, A_N_CALLS, A_PASSES, A_SCORE,
                             B_CALLED, B_CONTRACT, B_DECLARATIONS, B_DECLARER, B_HAND, B_MULTIPLIER, B_PASSES,
-                            B_POSITION, B_SIZE, BID_CODES)
+                            B_POSITION, B_SCORE, B_SIZE, BID_CODES, MATCH_SCORE_STEPS)
 from ..core.mlp import forward, load_network, startup_network
 from ..core.rule_flags import DECLARATIONS
 from .heuristic import heuristic_call
@@ -38,6 +38,10 @@ from .heuristic import heuristic_call
 PACKAGE_WEIGHTS = Path(__file__).resolve().parents[2] / "data" / "bidder.npz"
 #: The network's inputs and outputs (one value per call code).
 INPUTS, OUTPUTS = B_SIZE, N_CODES
+#: A team's score is read as the steps it has reached (a "thermometer"): every 10 points up to 100, then
+#: every 5, where a deal's points decide more often whether a team reaches 151.
+SCORE_STEPS = np.array([10 * k for k in range(1, 11)] + [100 + 5 * k for k in range(1, 11)], dtype=np.int64)
+assert len(SCORE_STEPS) == MATCH_SCORE_STEPS
 
 
 def weights_path() -> Path:
@@ -80,6 +84,16 @@ def encode_call(obs, hand5, seat, state, flags):
         caller = (caller + 1) & 3
     if flags & DECLARATIONS:
         obs[B_DECLARATIONS] = 1
+    encode_score(obs, state[A_SCORE + (seat & 1)], state[A_SCORE + 1 - (seat & 1)])
+
+
+@njit(cache=True)
+def encode_score(obs, ours, theirs):
+    """The ``SCORE`` inputs of ``obs``: the steps (:data:`SCORE_STEPS`) the caller's team's match points
+    ``ours`` and the other team's ``theirs`` have reached (``A_SCORE``: towards a 151 target)."""
+    for k in range(MATCH_SCORE_STEPS):
+        obs[B_SCORE + k] = 1 if ours >= SCORE_STEPS[k] else 0
+        obs[B_SCORE + MATCH_SCORE_STEPS + k] = 1 if theirs >= SCORE_STEPS[k] else 0
 
 
 @njit(cache=True)

@@ -6,7 +6,8 @@ import numpy as np
 from numba import njit
 
 from ..core.auction_rules import FAMILY_CLASSIC, MAX_CALLS, N_CODES, PASS, apply_call, auction_start, legal_calls
-from ..core.layouts import A_CONTRACT, A_DECLARER, A_MULTIPLIER, A_OVER, A_TO_MOVE, A_VOID, BIDDER_INTS, BIDDER_WEIGHTS
+from ..core.layouts import (A_CONTRACT, A_DECLARER, A_MULTIPLIER, A_OVER, A_SCORE, A_TO_MOVE, A_VOID, BIDDER_INTS,
+                            BIDDER_WEIGHTS)
 from ..core.rng import halves, next_u64
 from ..core.rule_flags import ALL_NO_TRUMPS, DECLARATIONS
 from .choose import choose_call
@@ -23,11 +24,14 @@ for _array in (DEFAULT_INTS, DEFAULT_WEIGHTS, CLASSIC_INTS):
 
 @njit(cache=True)
 def run_auction_params(hands5, dealer, family, all_no_trumps, turned_card, bidders, rng, state, calls_out, ints,
-                       weights):
+                       weights, score0=0, score1=0):
     """:func:`run_auction` with explicit bidder parameters ``ints``/``weights`` (``BI_*``/``BW_*``
-    slots of :mod:`belot_sim.kernels.core.layouts`)."""
+    slots of :mod:`belot_sim.kernels.core.layouts`) and, in a match, the match points ``score0``/``score1``
+    the teams hold towards a 151 target (``A_SCORE``; the ``neural`` bidder reads them)."""
     turned_suit = turned_card >> 3 if family == FAMILY_CLASSIC else -1
     auction_start(state, dealer, family, turned_suit)
+    state[A_SCORE] = score0
+    state[A_SCORE + 1] = score1
     spare = np.uint64(0)
     n = 0
     while state[A_OVER] == 0 and n < MAX_CALLS:

@@ -35,7 +35,7 @@ import numpy as np
 from numba import njit
 
 from .layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A_FAMILY, A_MULTIPLIER, A_N_CALLS, A_OVER, A_PASSES,
-                      A_ROUND, A_TO_MOVE, A_TURNED, A_VOID, CALL_CODES, MAX_AUCTION_CALLS)
+                      A_ROUND, A_SCORE, A_TO_MOVE, A_TURNED, A_VOID, CALL_CODES, MAX_AUCTION_CALLS)
 
 # --- call codes -----------------------------------------------------------------------
 PASS, CALL_C, CALL_D, CALL_H, CALL_S, CALL_NT, CALL_AT, DOUBLE, REDOUBLE = 0, 1, 2, 3, 4, 5, 6, 7, 8
@@ -67,6 +67,8 @@ def auction_start(state, dealer, family, turned_suit):
     state[A_TO_MOVE] = (dealer + 1) & 3
     state[A_FAMILY] = family
     state[A_TURNED] = turned_suit if family == FAMILY_CLASSIC else -1
+    state[A_SCORE] = 0  # outside a match: run_auction_params sets a match's
+    state[A_SCORE + 1] = 0
 
 
 @njit(cache=True)

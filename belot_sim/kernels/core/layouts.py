@@ -118,6 +118,7 @@ AUCTION = Layout("A_", np.int64, "auction state", (
     ("FAMILY", 1, "0 bulgarian, 1 classic"),
     ("TURNED", 1, "classic: suit of the turned card (-1 in bulgarian)"),
     ("CALLS", MAX_AUCTION_CALLS, "the call codes made so far, in order (the rest is not read)"),
+    ("SCORE", 2, "match points teams 0 and 1 hold towards a 151 target before this deal (0 outside a match)"),
 ))
 
 # --- the public view of a deal ------------------------------------------------------------------
@@ -396,6 +397,11 @@ OBSERVATION = Layout("O_", np.int8, "what a seat knows (observation)", (
 
 #: Non-pass call codes (contracts, double, redouble): the calls a seat's history records.
 BID_CODES = CALL_CODES - 1
+#: The match-point steps of a team's score the neural bidder reads (``SCORE_STEPS`` of
+#: :mod:`..bid_models.neural_bidder`).
+MATCH_SCORE_STEPS = 20
+#: The match target the auction's ``SCORE`` slots count towards (the default target, docs/rules.md §9).
+SCORE_TARGET = 151
 
 CALL_OBSERVATION = Layout("B_", np.int8, "what a seat knows when it calls (the neural bidder's input)", (
     ("HAND", 32, "the caller's 5 cards"),
@@ -406,6 +412,7 @@ CALL_OBSERVATION = Layout("B_", np.int8, "what a seat knows when it calls (the n
     ("PASSES", 3, "1, 2 or 3 consecutive passes just before this call"),
     ("CALLED", 4 * BID_CODES, "the contracts, doubles and redoubles each seat (relative) has called so far"),
     ("DECLARATIONS", 1, "declarations are scored (the deal's rule option)"),
+    ("SCORE", 2 * MATCH_SCORE_STEPS, "each team's match points (the caller's first) reached, step by step"),
 ))
 
 LAYOUTS = (AUCTION, VIEW, HISTORY, SCRATCH, SOLVER_CTX, BIDDER_INTS, BIDDER_WEIGHTS, DEAL_SMALL, DEAL_POINTS,
@@ -458,7 +465,8 @@ A_TO_MOVE = 9
 A_FAMILY = 10
 A_TURNED = 11
 A_CALLS = 12
-A_SIZE = 70
+A_SCORE = 70
+A_SIZE = 72
 # public view of a deal
 V_PLAYED = 0
 V_TRICK = 1
@@ -525,10 +533,10 @@ S_MODELS = 270
 S_FIRST_HANDS = 274
 S_BID_WEIGHTS = 278
 S_AUCTION_WORK = 311
-S_FIRST_TRY = 381
-S_INFERRED = 385
-S_ODDS = 386
-S_SIZE = 514
+S_FIRST_TRY = 383
+S_INFERRED = 387
+S_ODDS = 388
+S_SIZE = 516
 # solver context
 C_HANDS = 0
 C_CONTRACT = 4
@@ -679,5 +687,6 @@ B_MULTIPLIER = 47
 B_PASSES = 49
 B_CALLED = 52
 B_DECLARATIONS = 84
-B_SIZE = 85
+B_SCORE = 85
+B_SIZE = 125
 # --- end of the generated constants ---
