@@ -183,29 +183,29 @@ SOLVER_CTX = Layout("C_", np.int64, "solver context", (
     ("HANDS", 4, "the four hands of the solve (a seat's cards are hand & remaining)"),
     ("CONTRACT", 1, "contract 0..5"),
     ("TEAM", 1, "the maximising team 0/1"),
-    ("UNDER", 1, "rule option: 1 when undertrumping is required"),
-    ("ATOP", 1, "rule option: 1 when AT followers must beat partner too"),
+    ("UNDERTRUMP_REQUIRED", 1, "rule option: 1 when undertrumping is required"),
+    ("AT_OVERTAKE_PARTNER", 1, "rule option: 1 when AT followers must beat partner too"),
     ("BELOT", 1, "the team's open AT belot pairs (K and Q masks)"),
     ("LAST", 1, "points of the last trick (NT doubling applied)"),
-    ("GEN", 1, "this solve's table stamp"),
-    ("TTMASK", 1, "number of table buckets - 1"),
+    ("TT_STAMP", 1, "this solve's table stamp"),
+    ("TT_MASK", 1, "number of table buckets - 1"),
     ("NODES", 1, "search nodes visited (statistics)"),
-    ("TEAMCARDS", 1, "the team's cards (both seats)"),
-    ("MIDTT", 1, "positions inside a trick are stored with this many cards or more left"),
-    ("ZEROS", 1, "the contract's zero-point cards"),
+    ("TEAM_CARDS", 1, "the team's cards (both seats)"),
+    ("TT_MID_CARDS", 1, "positions inside a trick are stored with this many cards or more left"),
+    ("ZERO_CARDS", 1, "the contract's zero-point cards"),
     ("SEARCH_FN", 2, "addresses of the compiled search: exact value, node (set by solver.api.new_ctx / play_scratch)"),
     ("POINTS", 32, "card points, NT doubling applied"),
     ("MOVES", DEPTHS * MAX_MOVES, "ordered move lists, one row per number of cards left"),
     ("SCORES", DEPTHS * MAX_MOVES, "the ordering scores of those moves"),
-    ("HIST", HISTORY_ROLES * 32, "history bonus [leads, follows in the led suit, other cards][card]"),
-    ("VALS", DEPTHS * 32, "values of the searched moves, by card, one row per number of cards left"),
-    ("ZMASK", 4, "per suit: the 8-bit mask of its zero-point ranks (the weakest ones)"),
-    ("CANON", 32, "[suit * 8 + live zero ranks]: canonical stand-in (solver.table._canon)"),
-    ("SON", 1, "1: this solve uses the structure table (more than 12 cards at the root)"),
-    ("SEPOCH", 1, "the structure table's stamp: this ctx's solves counted 1 .. 2**13 - 1"),
-    ("OWNSEQ", 4 * 256, "[suit * 256 + live ranks]: seats of the live cards, weakest first, | count << 16"),
-    ("PSEQ", 4 * 256, "[suit * 256 + live ranks]: points of the live cards, weakest first (6 bits each)"),
-    ("STAB", 2 << STRUCT_BITS, "the structure table: tag word, then cards | lb << 32 | ub << 48"),
+    ("HISTORY", HISTORY_ROLES * 32, "history bonus [leads, follows in the led suit, other cards][card]"),
+    ("VALUES", DEPTHS * 32, "values of the searched moves, by card, one row per number of cards left"),
+    ("ZERO_RANKS", 4, "per suit: the 8-bit mask of its zero-point ranks (the weakest ones)"),
+    ("CANONICAL", 32, "[suit * 8 + live zero ranks]: canonical stand-in (solver.table._canon)"),
+    ("STRUCT_ON", 1, "1: this solve uses the structure table (more than 12 cards at the root)"),
+    ("STRUCT_STAMP", 1, "the structure table's stamp: this ctx's solves counted 1 .. 2**13 - 1"),
+    ("OWNER_SEQUENCE", 4 * 256, "[suit * 256 + live ranks]: seats of the live cards, weakest first, | count << 16"),
+    ("POINT_SEQUENCE", 4 * 256, "[suit * 256 + live ranks]: points of the live cards, weakest first (6 bits each)"),
+    ("STRUCT_TABLE", 2 << STRUCT_BITS, "the structure table: tag word, then cards | lb << 32 | ub << 48"),
     ("KEEP_HISTORY", 1, "1: the next solve keeps the history bonuses although its stamp is new (set by the caller)"),
 ))
 
@@ -541,29 +541,29 @@ S_SIZE = 516
 C_HANDS = 0
 C_CONTRACT = 4
 C_TEAM = 5
-C_UNDER = 6
-C_ATOP = 7
+C_UNDERTRUMP_REQUIRED = 6
+C_AT_OVERTAKE_PARTNER = 7
 C_BELOT = 8
 C_LAST = 9
-C_GEN = 10
-C_TTMASK = 11
+C_TT_STAMP = 10
+C_TT_MASK = 11
 C_NODES = 12
-C_TEAMCARDS = 13
-C_MIDTT = 14
-C_ZEROS = 15
+C_TEAM_CARDS = 13
+C_TT_MID_CARDS = 14
+C_ZERO_CARDS = 15
 C_SEARCH_FN = 16
 C_POINTS = 18
 C_MOVES = 50
 C_SCORES = 314
-C_HIST = 578
-C_VALS = 674
-C_ZMASK = 1730
-C_CANON = 1734
-C_SON = 1766
-C_SEPOCH = 1767
-C_OWNSEQ = 1768
-C_PSEQ = 2792
-C_STAB = 3816
+C_HISTORY = 578
+C_VALUES = 674
+C_ZERO_RANKS = 1730
+C_CANONICAL = 1734
+C_STRUCT_ON = 1766
+C_STRUCT_STAMP = 1767
+C_OWNER_SEQUENCE = 1768
+C_POINT_SEQUENCE = 2792
+C_STRUCT_TABLE = 3816
 C_KEEP_HISTORY = 20200
 C_SIZE = 20201
 # integer bidder parameters

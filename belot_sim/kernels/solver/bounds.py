@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import ctz, popcount
-from ..core.layouts import C_BELOT, C_CONTRACT, C_LAST, C_POINTS, C_TEAM, C_TEAMCARDS, C_ZEROS
+from ..core.layouts import C_BELOT, C_CONTRACT, C_LAST, C_POINTS, C_TEAM, C_TEAM_CARDS, C_ZERO_CARDS
 from ..core.play import beats
 from ..core.tables import AT, BELOT, NT, QUEENS, SUIT, VALAT
 from .context import STRONGEST_RANK, TOP_RUN, WEAKEST_RANK, _ld, _points_of
@@ -20,8 +20,8 @@ from .context import STRONGEST_RANK, TOP_RUN, WEAKEST_RANK, _ld, _points_of
 def _cheapest_points(ctx, mask, m):
     """Sum of the points of the ``m`` cheapest cards of ``mask`` (all of them when it has fewer)."""
     # its zero-point cards first (most hands have some): only the rest needs sorting
-    m -= popcount(mask & _ld(ctx, C_ZEROS))
-    mask &= ~_ld(ctx, C_ZEROS)
+    m -= popcount(mask & _ld(ctx, C_ZERO_CARDS))
+    mask &= ~_ld(ctx, C_ZERO_CARDS)
     total = 0
     for _ in range(m):
         if mask == 0:
@@ -158,7 +158,7 @@ def _start_bounds(ctx, rem, leader, valat, rpts, hi, contract, team, belot_cards
         # The run of top trumps held by one team: each wins its trick whenever it is played.
         sh = 8 * contract
         live = (rem >> sh) & 0xFF
-        tm = (_ld(ctx, C_TEAMCARDS) >> sh) & 0xFF
+        tm = (_ld(ctx, C_TEAM_CARDS) >> sh) & 0xFF
         trun = np.int64(TOP_RUN[1, live, tm]) << sh
         if trun:
             owner = 1

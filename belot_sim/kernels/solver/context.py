@@ -16,9 +16,10 @@ from numba.extending import intrinsic
 
 from ...game.rules import PLAIN_STRENGTH_BY_RANK, TRUMP_STRENGTH_BY_RANK
 from ..core.bits import ctz, popcount
-from ..core.layouts import (C_ATOP, C_BELOT, C_CANON, C_CONTRACT, C_GEN, C_HANDS, C_HIST, C_KEEP_HISTORY, C_LAST,
-                            C_MIDTT, C_NODES, C_OWNSEQ, C_POINTS, C_PSEQ, C_SEPOCH, C_SON, C_STAB, C_TEAM, C_TEAMCARDS,
-                            C_TTMASK, C_UNDER, C_VALS, C_ZEROS, C_ZMASK, STRUCT_BITS)
+from ..core.layouts import (C_AT_OVERTAKE_PARTNER, C_BELOT, C_CANONICAL, C_CONTRACT, C_TT_STAMP, C_HANDS, C_HISTORY,
+                            C_KEEP_HISTORY, C_LAST, C_TT_MID_CARDS, C_NODES, C_OWNER_SEQUENCE, C_POINTS,
+                            C_POINT_SEQUENCE, C_STRUCT_STAMP, C_STRUCT_ON, C_STRUCT_TABLE, C_TEAM, C_TEAM_CARDS,
+                            C_TT_MASK, C_UNDERTRUMP_REQUIRED, C_VALUES, C_ZERO_CARDS, C_ZERO_RANKS, STRUCT_BITS)
 from ..core.tables import AT, BELOT, LAST_TRICK, POINTS, RANK_Q, STRENGTH64, TRICK_MULT, TRUMPS
 
 #: Larger than any value (the search's infinity).
@@ -120,8 +121,8 @@ def make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtak
         ctx[C_HANDS + s] = hands[s]
     ctx[C_CONTRACT] = contract
     ctx[C_TEAM] = team
-    ctx[C_UNDER] = 1 if undertrump_required else 0
-    ctx[C_ATOP] = 1 if at_overtake_partner else 0
+    ctx[C_UNDERTRUMP_REQUIRED] = 1 if undertrump_required else 0
+    ctx[C_AT_OVERTAKE_PARTNER] = 1 if at_overtake_partner else 0
     mult = TRICK_MULT[family, contract]
     ctx[C_LAST] = LAST_TRICK * mult
     belot = 0
@@ -133,35 +134,35 @@ def make_ctx(ctx, hands, contract, team, family, undertrump_required, at_overtak
                     if hands[s] & pair == pair:
                         belot |= pair
     ctx[C_BELOT] = belot
-    ctx[C_TEAMCARDS] = hands[team] | hands[team + 2]
-    if ctx[C_GEN] != gen or ctx[C_SEPOCH] == 0:
+    ctx[C_TEAM_CARDS] = hands[team] | hands[team + 2]
+    if ctx[C_TT_STAMP] != gen or ctx[C_STRUCT_STAMP] == 0:
         # a new problem: a new structure-table stamp (the table is cleared when the stamp wraps,
         # so an old entry can never pass for this solve's)
-        stamp = (ctx[C_SEPOCH] + 1) & ((1 << STAMP_BITS) - 1)
+        stamp = (ctx[C_STRUCT_STAMP] + 1) & ((1 << STAMP_BITS) - 1)
         if stamp == 0:
-            ctx[C_STAB:C_STAB + (2 << STRUCT_BITS)] = 0
+            ctx[C_STRUCT_TABLE:C_STRUCT_TABLE + (2 << STRUCT_BITS)] = 0
             stamp = 1
-        ctx[C_SEPOCH] = stamp
+        ctx[C_STRUCT_STAMP] = stamp
         # and no history bonuses: a solve with the same stamp (the next decision of a dd
         # player's deal) keeps what the previous ones learnt (measured: 0.97 of the time), and so
         # does one whose caller asks (the layouts of one pimc decision are alike)
         if ctx[C_KEEP_HISTORY] == 0:
-            ctx[C_HIST:C_VALS] = 0
-    ctx[C_GEN] = gen
-    ctx[C_TTMASK] = tt_mask
+            ctx[C_HISTORY:C_VALUES] = 0
+    ctx[C_TT_STAMP] = gen
+    ctx[C_TT_MASK] = tt_mask
     ctx[C_NODES] = 0
     zeros = 0
     for c in range(32):
         ctx[C_POINTS + c] = POINTS[family, contract, c] * mult
         if POINTS[family, contract, c] == 0:
             zeros |= 1 << c
-    ctx[C_ZEROS] = zeros
+    ctx[C_ZERO_CARDS] = zeros
     n_cards = popcount(hands[0] | hands[1] | hands[2] | hands[3])
     # The structure table pays from four tricks left (measured).
-    ctx[C_SON] = 1 if n_cards > 12 else 0
+    ctx[C_STRUCT_ON] = 1 if n_cards > 12 else 0
     # Inside a trick only the first trick's positions pay for their table slots (measured), and
     # those of the root's own trick: every search of the root's value passes through them.
-    ctx[C_MIDTT] = min(MIDTT_MIN, n_cards - 3)
+    ctx[C_TT_MID_CARDS] = min(MIDTT_MIN, n_cards - 3)
     # Canonical zero-point cards are not worth their ~0.2 us below three tricks.
     big = n_cards >= 12
     if big:
@@ -176,8 +177,8 @@ def _owner_sequences(ctx, hands, contract):
     strongest card; -1 when a card of it is not in the hands."""
     for suit in range(4):
         t = (TRUMPS[contract] >> (8 * suit)) & 1
-        base = C_OWNSEQ + suit * 256
-        pbase = C_PSEQ + suit * 256
+        base = C_OWNER_SEQUENCE + suit * 256
+        pbase = C_POINT_SEQUENCE + suit * 256
         ctx[base] = 0
         ctx[pbase] = 0
         for live in range(1, 256):
@@ -195,7 +196,7 @@ def _owner_sequences(ctx, hands, contract):
 @njit(cache=True)
 def _canonical_zero_cards(ctx, family, contract, big):
     """Zero-point cards of a suit are its weakest ranks (0..g-1 in every table): which of them are
-    still live does not matter, only the seats holding them in order.  ``ctx[C_CANON + 8 * suit +
+    still live does not matter, only the seats holding them in order.  ``ctx[C_CANONICAL + 8 * suit +
     live]`` is the smallest subset with the same owner sequence, so transposed positions share one
     table entry (:func:`.table._canon`); none unless ``big``."""
     for suit in range(4):
@@ -208,12 +209,12 @@ def _canonical_zero_cards(ctx, family, contract, big):
         for r in range(8):
             if (zm >> r) & 1 and STRENGTH64[contract, 8 * suit + r] != r:
                 zm = 0
-        ctx[C_ZMASK + suit] = zm
-        base = C_CANON + 8 * suit
+        ctx[C_ZERO_RANKS + suit] = zm
+        base = C_CANONICAL + 8 * suit
         ctx[base] = 0
         if zm == 0:
             continue
-        seqs = C_OWNSEQ + suit * 256  # zero-point ranks are the weakest: owners in rank order
+        seqs = C_OWNER_SEQUENCE + suit * 256  # zero-point ranks are the weakest: owners in rank order
         for sub in range(1, zm + 1):
             ctx[base + sub] = sub
             if sub & ~zm or ctx[seqs + sub] < 0:

@@ -8,7 +8,8 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import ctz, popcount
-from ..core.layouts import C_ATOP, C_BELOT, C_CONTRACT, C_NODES, C_POINTS, C_SON, C_TEAM, C_UNDER, ENTRY_BOUND_MASK
+from ..core.layouts import (C_AT_OVERTAKE_PARTNER, C_BELOT, C_CONTRACT, C_NODES, C_POINTS, C_STRUCT_ON, C_TEAM,
+                            C_UNDERTRUMP_REQUIRED, ENTRY_BOUND_MASK)
 from ..core.play import beats, legal_mask
 from ..core.tables import NO_CARD, NT, STRONGER, SUIT
 from .bounds import _in_play, _last_trick, _start_bounds
@@ -45,8 +46,8 @@ def _trick_loops(ctx, tt, rem, leader, valat, n_rem, a0, b0, first, rpts):
     contract = _ld(ctx, C_CONTRACT)
     team = _ld(ctx, C_TEAM)
     belot_cards = _ld(ctx, C_BELOT)
-    under = _ld(ctx, C_UNDER) == 1
-    atop = _ld(ctx, C_ATOP) == 1
+    under = _ld(ctx, C_UNDERTRUMP_REQUIRED) == 1
+    atop = _ld(ctx, C_AT_OVERTAKE_PARTNER) == 1
     s1 = (leader + 1) & 3
     s2 = (leader + 2) & 3
     s3 = (leader + 3) & 3
@@ -174,7 +175,7 @@ def _endgame(ctx, tt, rem, leader, valat, alpha, beta, rpts):
         first, lb, ub, settled, value = _entry_bounds(e, 0, hi, alpha, beta)
         if settled:
             return value
-        if _ld(ctx, C_SON) == 1:
+        if _ld(ctx, C_STRUCT_ON) == 1:
             sidx, stag, lb, ub = _struct_probe(ctx, rem, leader, valat, lb, ub)
             settled, value = _settles(lb, ub, alpha, beta)
             if settled:

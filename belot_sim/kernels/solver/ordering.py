@@ -8,7 +8,7 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import ctz
-from ..core.layouts import C_HIST, C_MOVES, C_POINTS, C_SCORES, ENTRY_BOUND_MASK, ENTRY_UB_SHIFT, MAX_MOVES
+from ..core.layouts import C_HISTORY, C_MOVES, C_POINTS, C_SCORES, ENTRY_BOUND_MASK, ENTRY_UB_SHIFT, MAX_MOVES
 from ..core.play import beats, legal_mask
 from ..core.tables import BEATS, STRENGTH64, STRONGER, SUIT, TRUMPS
 from .context import _belot_gain, _ld, _st
@@ -69,10 +69,10 @@ def _hist_slot(pos, led, card):
     apart 0.92-0.94 of the time, the other cards apart too another 0.93-0.95).  The card tells the
     seat, so no team index is needed."""
     if pos == 0:
-        return C_HIST + card
+        return C_HISTORY + card
     if (card >> 3) == led:
-        return C_HIST + 32 + card
-    return C_HIST + 64 + card
+        return C_HISTORY + 32 + card
+    return C_HISTORY + 64 + card
 
 
 @njit(cache=True, inline="always")

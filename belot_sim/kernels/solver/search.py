@@ -9,8 +9,8 @@ import numpy as np
 from numba import cfunc, njit
 
 from ..core.bits import ctz, popcount
-from ..core.layouts import (C_ATOP, C_BELOT, C_CONTRACT, C_MIDTT, C_NODES, C_POINTS, C_SON, C_TEAM, C_UNDER,
-                            C_VALS)
+from ..core.layouts import (C_AT_OVERTAKE_PARTNER, C_BELOT, C_CONTRACT, C_TT_MID_CARDS, C_NODES, C_POINTS, C_STRUCT_ON,
+                            C_TEAM, C_UNDERTRUMP_REQUIRED, C_VALUES)
 from ..core.play import beats, cards_between, legal_mask
 from ..core.tables import NO_CARD, SUIT
 from .bounds import _in_play, _start_bounds
@@ -120,7 +120,7 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
             return hi
         if beta <= 0:
             return 0
-        if n_rem >= _ld(ctx, C_MIDTT):
+        if n_rem >= _ld(ctx, C_TT_MID_CARDS):
             ub = hi
             key = _midtrick_key(rem, leader, pos, tcards, valat)
             tt_idx = 0  # stored too
@@ -131,7 +131,7 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
         ttmove, lb, ub, settled, value = _entry_bounds(e, lb, ub, alpha, beta)
         if settled:
             return value
-        if pos == 0 and _ld(ctx, C_SON) == 1:
+        if pos == 0 and _ld(ctx, C_STRUCT_ON) == 1:
             sidx, stag, lb, ub = _struct_probe(ctx, rem, leader, valat, lb, ub)
             settled, value = _settles(lb, ub, alpha, beta)
             if settled:
@@ -149,8 +149,8 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
     b0 = beta
     seat = (leader + pos) & 3
     hand = _ld(ctx, seat) & rem
-    under = _ld(ctx, C_UNDER) == 1
-    atop = _ld(ctx, C_ATOP) == 1
+    under = _ld(ctx, C_UNDERTRUMP_REQUIRED) == 1
+    atop = _ld(ctx, C_AT_OVERTAKE_PARTNER) == 1
     if pos == 0:
         moves = hand
     else:
@@ -169,7 +169,7 @@ def _node(ctx, tt, rem, leader, pos, led, win, winner, tcards, tpts, rpts, alpha
     # --- search the children ----------------------------------------------------------------
     best = -INF if maxnode else INF
     bestcard = NO_CARD
-    vbase = C_VALS + (32 - n_rem) * 32
+    vbase = C_VALUES + (32 - n_rem) * 32
     done = 0  # cards searched (or skipped) so far, their values at vbase + card
     searched = False
     others = (rem | tcards) & ~hand

@@ -16,8 +16,9 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import ctz, popcount
-from ..core.layouts import (C_BELOT, C_CANON, C_CONTRACT, C_GEN, C_OWNSEQ, C_PSEQ, C_SEPOCH, C_SIZE, C_STAB, C_TTMASK,
-                            C_ZMASK, ENTRY_BOUND_MASK, ENTRY_CARD_SHIFT, ENTRY_GEN_SHIFT, ENTRY_UB_SHIFT, STRUCT_BITS)
+from ..core.layouts import (C_BELOT, C_CANONICAL, C_CONTRACT, C_TT_STAMP, C_OWNER_SEQUENCE, C_POINT_SEQUENCE,
+                            C_STRUCT_STAMP, C_SIZE, C_STRUCT_TABLE, C_TT_MASK, C_ZERO_RANKS, ENTRY_BOUND_MASK,
+                            ENTRY_CARD_SHIFT, ENTRY_GEN_SHIFT, ENTRY_UB_SHIFT, STRUCT_BITS)
 from ..core.tables import BELOT, NO_CARD
 from .context import _ld, _st
 
@@ -31,8 +32,8 @@ def _canon(ctx, rem):
     (same count, same holders in the same order): an isomorphic position, hence the same value."""
     out = rem
     for s in range(4):
-        z = (rem >> (8 * s)) & _ld(ctx, C_ZMASK + s)
-        out ^= (z ^ _ld(ctx, C_CANON + 8 * s + z)) << (8 * s)
+        z = (rem >> (8 * s)) & _ld(ctx, C_ZERO_RANKS + s)
+        out ^= (z ^ _ld(ctx, C_CANONICAL + 8 * s + z)) << (8 * s)
     return out
 
 
@@ -58,12 +59,12 @@ def _midtrick_key(rem, leader, pos, tcards, valat):
 def _tt_probe(ctx, tt, key):
     """``(slot, entry)``: the slot of ``key``'s two-slot bucket that holds it (else the first
     one), and its entry word when it is this solve's (generation stamp), else -1."""
-    idx = (((key * _HASH_MUL) >> 38) & _ld(ctx, C_TTMASK)) * 2
+    idx = (((key * _HASH_MUL) >> 38) & _ld(ctx, C_TT_MASK)) * 2
     if _ld(tt, idx) != key and _ld(tt, idx ^ 2) == key:
         idx ^= 2
     if _ld(tt, idx) == key:
         e = _ld(tt, idx + 1)
-        if (e >> ENTRY_GEN_SHIFT) == _ld(ctx, C_GEN):
+        if (e >> ENTRY_GEN_SHIFT) == _ld(ctx, C_TT_STAMP):
             return idx, e
     return idx, np.int64(-1)
 
@@ -96,7 +97,8 @@ def _tt_put(ctx, tt, tt_idx, key, lb, ub, card):
     """Write the entry ``key``: bounds ``lb``/``ub`` (0 .. ENTRY_BOUND_MASK), best card (``NO_CARD``:
     none), this solve's generation stamp (the bit fields are in :mod:`belot_sim.kernels.core.layouts`)."""
     _st(tt, tt_idx, key)
-    _st(tt, tt_idx + 1, lb | (ub << ENTRY_UB_SHIFT) | (card << ENTRY_CARD_SHIFT) | (_ld(ctx, C_GEN) << ENTRY_GEN_SHIFT))
+    stamp = _ld(ctx, C_TT_STAMP)
+    _st(tt, tt_idx + 1, lb | (ub << ENTRY_UB_SHIFT) | (card << ENTRY_CARD_SHIFT) | (stamp << ENTRY_GEN_SHIFT))
 
 
 @njit(cache=True, inline="always")
@@ -117,7 +119,7 @@ def _tt_store(ctx, tt, tt_idx, key, best, a0, b0, lb, ub, bestcard):
     lb, ub = _proved_bounds(best, a0, b0, lb, ub)
     if _ld(tt, tt_idx) != key:
         # two slots per bucket: keep the entry of the bigger position of this solve
-        gen = _ld(ctx, C_GEN)
+        gen = _ld(ctx, C_TT_STAMP)
         other = tt_idx ^ 2
         if (_ld(tt, tt_idx + 1) >> ENTRY_GEN_SHIFT) == gen and (
                 (_ld(tt, other + 1) >> ENTRY_GEN_SHIFT) != gen
@@ -132,9 +134,9 @@ def _struct_hash(ctx, rem, leader, valat):
     weakest first — with the leader and the valat flag: isomorphic positions share it."""
     # Each suit's sequence takes 20 bits: three suits packed side by side and the fourth with the
     # leader and the valat flag, hashed by two independent multiplications.
-    x = (_ld(ctx, C_OWNSEQ + (rem & 0xFF)) | (_ld(ctx, C_OWNSEQ + 256 + ((rem >> 8) & 0xFF)) << 20)
-         | (_ld(ctx, C_OWNSEQ + 512 + ((rem >> 16) & 0xFF)) << 40))
-    y = _ld(ctx, C_OWNSEQ + 768 + ((rem >> 24) & 0xFF)) | (leader << 20) | (valat << 22)
+    x = (_ld(ctx, C_OWNER_SEQUENCE + (rem & 0xFF)) | (_ld(ctx, C_OWNER_SEQUENCE + 256 + ((rem >> 8) & 0xFF)) << 20)
+         | (_ld(ctx, C_OWNER_SEQUENCE + 512 + ((rem >> 16) & 0xFF)) << 40))
+    y = _ld(ctx, C_OWNER_SEQUENCE + 768 + ((rem >> 24) & 0xFF)) | (leader << 20) | (valat << 22)
     h = x * _HASH_MUL ^ y * _HASH_MUL2
     h ^= (h >> 29) & 0x7FFFFFFFF
     return h
@@ -163,10 +165,10 @@ def _point_gap(ctx, rem, rem2, contract):
         b = (rem2 >> sh) & 0xFF
         if a == b:
             continue
-        if _ld(ctx, C_OWNSEQ + s * 256 + a) != _ld(ctx, C_OWNSEQ + s * 256 + b):
+        if _ld(ctx, C_OWNER_SEQUENCE + s * 256 + a) != _ld(ctx, C_OWNER_SEQUENCE + s * 256 + b):
             return np.int64(-1), np.int64(0)
-        pa = _ld(ctx, C_PSEQ + s * 256 + a)
-        pb = _ld(ctx, C_PSEQ + s * 256 + b)
+        pa = _ld(ctx, C_POINT_SEQUENCE + s * 256 + a)
+        pb = _ld(ctx, C_POINT_SEQUENCE + s * 256 + b)
         while pa | pb:
             d = (pa & 63) - (pb & 63)
             if d > 0:
@@ -194,8 +196,8 @@ def _struct_probe(ctx, rem, leader, valat, lb, ub):
     leader, the valat flag and the ctx's stamp; a matching tag still has its structure checked
     (:func:`_point_gap`), so a hash collision costs nothing but the check."""
     sh = _struct_hash(ctx, rem, leader, valat)
-    sidx = C_STAB + 2 * ((sh >> 40) & ((1 << STRUCT_BITS) - 1))
-    stag = (sh & 0xFFFFFFFFFFFF) | (leader << 48) | (valat << 50) | (_ld(ctx, C_SEPOCH) << 51)
+    sidx = C_STRUCT_TABLE + 2 * ((sh >> 40) & ((1 << STRUCT_BITS) - 1))
+    stag = (sh & 0xFFFFFFFFFFFF) | (leader << 48) | (valat << 50) | (_ld(ctx, C_STRUCT_STAMP) << 51)
     if _ld(ctx, sidx) == stag:
         w1 = _ld(ctx, sidx + 1)
         up, down = _point_gap(ctx, rem, w1 & 0xFFFFFFFF, _ld(ctx, C_CONTRACT))
