@@ -194,20 +194,22 @@ def test_the_value_of_a_call_is_its_auction_finished_and_played_by_the_reference
     from belot_sim.estimates import bid as bid_module
     from belot_sim.kernels.batch.estimate import auction_pack
 
-    plan = bid_module._auction_plan(HAND, None, seat=2, dealer=None, auction="PH", bidders="heuristic",
-                                    turned=None, multiplier=None, samples=6, players="neural", rules=bs.BULGARIAN,
-                                    seed=4, worlds=20, max_tries=None, min_samples=None, bidder_options=None)
-    ids, _ = conditional.screen(plan.seed, plan.samples, plan.max_tries, plan.fixed, plan.free, plan.auction,
-                                plan.rules, plan.models, plan.seat, plan.weights)
-    names = list(plan.auction.legal)
+    plan = bid_module._plan(HAND, None, dict(seat=2, dealer=None, auction="PH", bidders="heuristic", known=None,
+                                             turned=None, multiplier=None, samples=6, players="neural",
+                                             rules=bs.BULGARIAN, seed=4, worlds=20, max_tries=None, min_samples=None,
+                                             bidder_options=None))
+    lay = plan.layouts
+    ids, _ = conditional.screen(plan.seed, plan.samples, lay.max_tries, lay.fixed, lay.free, lay.auction,
+                                plan.rules, lay.models, plan.seat, lay.weights)
+    names = list(lay.auction.legal)
     codes = np.array([CALL_OF_NAME[n] for n in names], dtype=np.int64)
     bidder, player = bs.Bot("neural", bidder="heuristic"), bs.Bot("neural")
     pack, work = np.empty(32, dtype=np.int64), np.empty(32, dtype=np.int64)
     for layout in ids:
         values = bid_module._call_values(plan, np.array([layout]), codes)
-        auction_pack(np.uint64(plan.seed), int(layout), plan.fixed, plan.free, work, pack)
+        auction_pack(np.uint64(plan.seed), int(layout), lay.fixed, lay.free, work, pack)
         for name, value in zip(names, values):
-            deal = ref.FullDealState([int(c) for c in pack], plan.auction.dealer)
+            deal = ref.FullDealState([int(c) for c in pack], lay.auction.dealer)
             for call in ("pass", "H", name):
                 deal.play(call)
             while deal.phase == "auction":

@@ -26,7 +26,8 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
 import numba
 import numpy as np
@@ -158,17 +159,97 @@ def _contract_list(contracts, rules: Rules) -> list[Contract]:
     return chosen
 
 
-# --- the runs ----------------------------------------------------------------------------
+# --- the plan of an estimate or a table ----------------------------------------------------------
+
+class Played(NamedTuple):
+    """A plan's layouts played: ``frame`` one row per (layout, contract), layouts major; ``tried`` the
+    layouts drawn, ``accepted`` those played; ``ids`` their candidate ids (``None`` when uniform: layout
+    ``i`` is id ``i``)."""
+
+    frame: pd.DataFrame
+    tried: int
+    accepted: int
+    ids: np.ndarray | None
+
 
 @dataclass(frozen=True)
-class BidPlan:
-    """The checked arguments of one hand's estimate (what :func:`_play` needs)."""
+class UniformLayouts:
+    """Layouts uniform around the known cards: layout ``i`` depends only on ``(seed, i)``."""
+
+    dealer: int  # -1: drawn per layout
+    fixed: np.ndarray  # int64[4] cards known per seat
+    turned_card: int = -1  # classic: the turned card the taker (the plan's seat) took, among its fixed cards
+    every_call = False  # no auction: only contracts have rows
+    auction_text = None
+
+    def play(self, plan: EstimatePlan, progress: Progress | None = None) -> Played:
+        """Every layout under each of the plan's contracts, in blocks of about half a second
+        (belot_sim/engine/runs.py)."""
+        from ..kernels.batch.estimate import estimate_rollout
+
+        rules, contracts = plan.rules, plan.contracts
+        codes = np.array([int(c) for c in contracts], dtype=np.int64)
+        searching = is_searching(plan.policies)
+        search = search_token() if searching else None
+        parts = []
+        for start, size in _layout_blocks(plan.samples, searching, progress):
+            rows = size * len(contracts)
+            part = (np.empty((D_SIZE, rows), dtype=np.int8), np.empty((4, rows), dtype=np.uint32),
+                    np.empty((P_SIZE, rows), dtype=np.int16))
+            with announce("search-estimates" if searching else "estimates"):
+                estimate_rollout(np.uint64(plan.seed), start, size, self.fixed, codes, plan.seat, self.dealer,
+                                 plan.multiplier, self.turned_card, int(rules.is_classic), flags_of(rules),
+                                 plan.policies, plan.worlds, *part, numba.get_num_threads(), search)
+            parts.append(part)
+        small, hands, points = join_arrays(parts)
+        sample = np.repeat(np.arange(plan.samples, dtype=np.int64), len(contracts))
+        frame = pd.DataFrame(deal_columns(sample, small, hands, points)).rename(columns={"deal_id": "sample"})
+        categorize(frame)
+        return Played(frame, plan.samples, plan.samples, None)
+
+
+@dataclass(frozen=True)
+class AuctionLayouts:
+    """Layouts consistent with an auction's calls under the bidder models (:mod:`belot_sim.estimates.conditional`:
+    exact rejection sampling): candidate ``i`` depends only on ``(seed, i)``, the accepted ones are kept in order."""
+
+    auction: object  # belot_sim.estimates.conditional's checked auction
+    models: np.ndarray  # int64[4] bidder codes
+    ints: np.ndarray  # the models' integer parameters (the continuation of _call_values reads them)
+    weights: np.ndarray
+    fixed: object
+    free: object
+    max_tries: int
+    min_samples: int
+    #: A whole table (``contracts=None``): every legal call gets a row, each valued by its continuation.
+    every_call: bool = False
+
+    @property
+    def auction_text(self) -> str:
+        return self.auction.text
+
+    def play(self, plan: EstimatePlan, progress: Progress | None = None) -> Played:
+        """The consistent layouts, screened and played in blocks of about half a second; ``progress`` advances by
+        ``plan.samples`` in all (the ones not found with the last block)."""
+        from . import conditional as cond
+
+        ids, tried = cond.screen(plan.seed, plan.samples, self.max_tries, self.fixed, self.free, self.auction,
+                                 plan.rules, self.models, plan.seat, self.weights, self.min_samples)
+        parts = _layout_blocks(len(ids), is_searching(plan.policies), progress)
+        frame = cond.play_accepted(ids, self.fixed, self.free, plan.contracts, plan.seat, self.auction,
+                                   plan.multiplier, plan.rules, plan.seed, plan.policies, plan.worlds, parts)
+        if progress is not None:
+            progress.advance(plan.samples - len(ids))
+        return Played(frame, tried, len(ids), ids)
+
+
+@dataclass(frozen=True)
+class EstimatePlan:
+    """The checked arguments of one hand's estimate or table (:func:`_plan`): its contracts on one set of layouts."""
 
     rules: Rules
     hand: str  # the hand as text
     seat: int
-    dealer: int  # -1: drawn per layout
-    fixed: np.ndarray  # int64[4] cards known per seat
     contracts: tuple[Contract, ...]
     multiplier: int
     samples: int
@@ -176,7 +257,36 @@ class BidPlan:
     worlds: int
     policies: np.ndarray  # int64[4]
     players: object  # as given (for the table's attrs)
-    turned_card: int = -1  # classic: the turned card the taker (``seat``) took, among its fixed cards; -1 none
+    layouts: UniformLayouts | AuctionLayouts
+
+
+#: The arguments of ``estimate_bid`` and ``bid_table`` a plan is made from (besides the hand and contracts).
+PLAN_ARGUMENTS = ("seat", "dealer", "auction", "bidders", "known", "turned", "multiplier", "samples", "players",
+                  "rules", "seed", "worlds", "max_tries", "min_samples", "bidder_options")
+
+
+def _plan(hand, contracts, o: dict) -> EstimatePlan:
+    """Check the arguments ``o`` (:data:`PLAN_ARGUMENTS`) of an estimate or a table into a plan, before any work (a
+    clear error names the first bad one).  ``contracts=None``: every contract of the rules, or after an auction
+    every legal bid and a row for every legal call."""
+    if o["auction"] is not None and o["known"] is not None:
+        raise ValueError("known= cannot be combined with auction= (give a classic turned card as turned=)")
+    rules = Rules.coerce(o["rules"])
+    seat = check_int(o["seat"], "seat", 0, 3)
+    if o["auction"] is not None:
+        layouts, chosen, multiplier = _auction_layouts(hand, contracts, seat, rules, o)
+    else:
+        _check_unread_model(o["bidders"], o["bidder_options"], o["max_tries"], o["min_samples"], rules)
+        known, turned_card = _with_turned(o["known"], o["turned"], seat, rules, hand)
+        dealer = -1 if o["dealer"] is None else check_int(o["dealer"], "dealer", 0, 3)
+        layouts = UniformLayouts(dealer, _fixed_cards(hand, seat, known), turned_card)
+        chosen = tuple(_contract_list(contracts, rules))
+        multiplier = check_multiplier(1 if o["multiplier"] is None else o["multiplier"], rules)
+    samples, seed, worlds, policies = _run_options(o["samples"], o["seed"], o["worlds"], o["players"])
+    if isinstance(layouts, AuctionLayouts):  # the screen's limits default from the samples
+        layouts = _screen_limits(layouts, samples, o["max_tries"], o["min_samples"])
+    return EstimatePlan(rules, format_cards(to_mask(hand, "hand")), seat, chosen, multiplier, samples, seed, worlds,
+                        policies, o["players"], layouts)
 
 
 def _run_options(samples, seed, worlds, players) -> tuple[int, int, int, np.ndarray]:
@@ -187,45 +297,41 @@ def _run_options(samples, seed, worlds, players) -> tuple[int, int, int, np.ndar
     return samples, seed, worlds, np.array(policy_codes(players), dtype=np.int64)
 
 
-def _bid_plan(hand, contracts, *, seat, dealer, known, multiplier, samples, players, rules, seed, worlds,
-              turned_card=-1) -> BidPlan:
-    """Check the arguments of an estimate (a clear error names the first bad one) into a plan."""
-    rules = Rules.coerce(rules)
-    seat = check_int(seat, "seat", 0, 3)
-    fixed_dealer = -1 if dealer is None else check_int(dealer, "dealer", 0, 3)
-    fixed = _fixed_cards(hand, seat, known)
-    chosen = tuple(_contract_list(contracts, rules))
-    multiplier = check_multiplier(multiplier, rules)
-    samples, seed, worlds, policies = _run_options(samples, seed, worlds, players)
-    return BidPlan(rules, format_cards(to_mask(hand, "hand")), seat, fixed_dealer, fixed, chosen, multiplier,
-                   samples, seed, worlds, policies, players, turned_card)
+def _auction_layouts(hand, contracts, seat: int, rules: Rules, o: dict) -> tuple[AuctionLayouts, tuple, int]:
+    """``(layouts, contracts, multiplier)`` of a plan with an auction: the layouts consistent with its calls,
+    ``contracts=None`` taking the legal bids, the multiplier the auction leaves to be played."""
+    from . import conditional as cond
+
+    mask = to_mask(hand, "hand")
+    if popcount(mask) != 5:
+        raise ValueError(f"with auction= the hand is the 5 cards held during the auction, got {popcount(mask)}: "
+                         f"{format_cards(mask)}")
+    if rules.is_classic and o["turned"] is None:
+        raise ValueError("a classic auction needs the turned card: give turned=")
+    turned_card = cond.check_turned(o["turned"], rules, mask)
+    fixed_dealer = None if o["dealer"] is None else check_int(o["dealer"], "dealer", 0, 3)
+    checked = cond.read_auction(o["auction"], rules, fixed_dealer, seat, turned_card)
+    chosen = tuple(cond.legal_contracts(checked) if contracts is None else _contract_list(contracts, rules))
+    multiplier_played = 1
+    for contract in chosen:
+        multiplier_played = cond.check_position(checked, contract, seat, o["multiplier"])
+    if not chosen and seat != checked.to_move:
+        raise ValueError(f"seat {seat} is not the seat to call after the auction {checked.text!r} with dealer "
+                         f"{checked.dealer} (seat {checked.to_move} is): check seat= and dealer=")
+    multiplier_played = check_multiplier(multiplier_played, rules)
+    models = np.array(model_codes(o["bidders"]), dtype=np.int64)
+    ints, weights = bidder_params(rules, o["bidder_options"], models)
+    fixed, free = cond.pack_constraint(mask, seat, checked, rules, turned_card)
+    return AuctionLayouts(checked, models, ints, weights, fixed, free, 0, 0, contracts is None), chosen, \
+        multiplier_played
 
 
-def _play(plan: BidPlan, progress: Progress | None = None) -> pd.DataFrame:
-    """Every layout of ``plan`` under each of its contracts, in blocks of about half a second
-    (belot_sim/engine/runs.py): one row per (layout, contract), layouts major."""
-    from ..kernels.batch.estimate import estimate_rollout
-
-    rules, contracts = plan.rules, plan.contracts
-    codes = np.array([int(c) for c in contracts], dtype=np.int64)
-    flags = flags_of(rules)
-    searching = is_searching(plan.policies)
-    search = search_token() if searching else None
-    parts = []
-    for start, size in _layout_blocks(plan.samples, searching, progress):
-        rows = size * len(contracts)
-        part = (np.empty((D_SIZE, rows), dtype=np.int8), np.empty((4, rows), dtype=np.uint32),
-                np.empty((P_SIZE, rows), dtype=np.int16))
-        with announce("search-estimates" if searching else "estimates"):
-            estimate_rollout(np.uint64(plan.seed), start, size, plan.fixed, codes, plan.seat, plan.dealer,
-                             plan.multiplier, plan.turned_card, int(rules.is_classic), flags, plan.policies,
-                             plan.worlds, *part, numba.get_num_threads(), search)
-        parts.append(part)
-    small, hands, points = join_arrays(parts)
-    sample = np.repeat(np.arange(plan.samples, dtype=np.int64), len(contracts))
-    frame = pd.DataFrame(deal_columns(sample, small, hands, points)).rename(columns={"deal_id": "sample"})
-    categorize(frame)
-    return frame
+def _screen_limits(layouts: AuctionLayouts, samples: int, max_tries, min_samples) -> AuctionLayouts:
+    """``layouts`` with the screen's limits checked: ``max_tries`` (default ``max(10**6, 1000 * samples)``) and
+    ``min_samples`` (default ``samples``)."""
+    max_tries = max(10**6, 1000 * samples) if max_tries is None else check_int(max_tries, "max_tries", 1, 2**62)
+    min_samples = samples if min_samples is None else check_int(min_samples, "min_samples", 1, samples)
+    return replace(layouts, max_tries=max_tries, min_samples=min_samples)
 
 
 def _layout_blocks(n: int, searching: bool, progress: Progress | None):
@@ -237,7 +343,7 @@ def _layout_blocks(n: int, searching: bool, progress: Progress | None):
     return blocks(n, first=items, cap=SEARCH_BLOCK if searching else BLOCK, multiple=items, progress=progress)
 
 
-def _label(what: str, plan: BidPlan) -> str:
+def _label(what: str, plan: EstimatePlan) -> str:
     return f"{what} ({len(plan.contracts)} contract{'s' if len(plan.contracts) > 1 else ''} per layout)"
 
 
@@ -277,107 +383,12 @@ def _atlas_estimate(hand, contract, seat: int, dealer: int | None, rules: Rules)
         frame=pd.DataFrame(), tried=n, accepted=n, method="atlas")
 
 
-@dataclass
-class AuctionPlan:
-    """The checked arguments of one auction-aware estimate or table (:func:`_auction_plan`)."""
-    rules: Rules
-    contracts: list
-    seat: int
-    multiplier: int
-    auction: object  # belot_sim.estimates.conditional's checked auction
-    samples: int
-    seed: int
-    worlds: int
-    policies: np.ndarray
-    max_tries: int
-    min_samples: int
-    models: np.ndarray
-    weights: np.ndarray
-    fixed: object
-    free: object
-    hand: str
-    #: The bidders' integer parameters (the continuation of :func:`_call_values` reads them).
-    ints: np.ndarray = None
-    #: A whole table (``contracts=None``): every legal call gets a row, each valued by its continuation.
-    every_call: bool = False
-
-
-def _auction_plan(hand, contracts, *, seat, dealer, auction, bidders, turned, multiplier, samples, players, rules,
-                  seed, worlds, max_tries, min_samples, bidder_options) -> AuctionPlan:
-    """The auction-aware layouts' arguments (:mod:`belot_sim.estimates.conditional`), validated before any
-    work; ``contracts=None`` takes the legal bids."""
-    from . import conditional as cond
-
-    mask = to_mask(hand, "hand")
-    if popcount(mask) != 5:
-        raise ValueError(f"with auction= the hand is the 5 cards held during the auction, got {popcount(mask)}: "
-                         f"{format_cards(mask)}")
-    if rules.is_classic and turned is None:
-        raise ValueError("a classic auction needs the turned card: give turned=")
-    turned_card = cond.check_turned(turned, rules, mask)
-    fixed_dealer = None if dealer is None else check_int(dealer, "dealer", 0, 3)
-    checked = cond.read_auction(auction, rules, fixed_dealer, seat, turned_card)
-    chosen = cond.legal_contracts(checked) if contracts is None else _contract_list(contracts, rules)
-    multiplier_played = 1
-    for contract in chosen:
-        multiplier_played = cond.check_position(checked, contract, seat, multiplier)
-    if not chosen and seat != checked.to_move:
-        raise ValueError(f"seat {seat} is not the seat to call after the auction {checked.text!r} with dealer "
-                         f"{checked.dealer} (seat {checked.to_move} is): check seat= and dealer=")
-    multiplier_played = check_multiplier(multiplier_played, rules)
-    samples, seed, worlds, policies = _run_options(samples, seed, worlds, players)
-    max_tries = max(10**6, 1000 * samples) if max_tries is None else check_int(max_tries, "max_tries", 1, 2**62)
-    min_samples = samples if min_samples is None else check_int(min_samples, "min_samples", 1, samples)
-    models = np.array(model_codes(bidders), dtype=np.int64)
-    ints, weights = bidder_params(rules, bidder_options, models)
-    fixed, free = cond.pack_constraint(mask, seat, checked, rules, turned_card)
-    return AuctionPlan(rules, chosen, seat, multiplier_played, checked, samples, seed, worlds, policies, max_tries,
-                       min_samples, models, weights, fixed, free, format_cards(mask), ints, contracts is None)
-
-
-def _play_auction_plan(plan: AuctionPlan, progress: Progress | None = None) -> tuple[pd.DataFrame, int, np.ndarray]:
-    """``(frame, tried, ids)``: the layouts consistent with the auction (``ids``, candidate ids), screened
-    and played in blocks of about half a second; ``progress`` advances by ``plan.samples`` in all (the ones
-    not found with the last block)."""
-    from . import conditional as cond
-
-    ids, tried = cond.screen(plan.seed, plan.samples, plan.max_tries, plan.fixed, plan.free, plan.auction,
-                             plan.rules, plan.models, plan.seat, plan.weights, plan.min_samples)
-    parts = _layout_blocks(len(ids), is_searching(plan.policies), progress)
-    frame = cond.play_accepted(ids, plan.fixed, plan.free, plan.contracts, plan.seat, plan.auction, plan.multiplier,
-                               plan.rules, plan.seed, plan.policies, plan.worlds, parts)
-    if progress is not None:
-        progress.advance(plan.samples - len(ids))
-    return frame, tried, ids
-
-
-def _conditional(hand, contracts, *, threads, progress, **plan_arguments):
-    """:func:`_auction_plan` and its play: ``(rules, contracts, multiplier, frame, tried, auction,
-    accepted)``."""
-    plan = _auction_plan(hand, contracts, **plan_arguments)
-    threads = check_threads(threads)
-    with numba_threads(threads), Progress(check_progress(progress), "bid estimate", plan.samples,
-                                          "layouts") as shown:
-        frame, tried, ids = _play_auction_plan(plan, shown)
-    return plan.rules, plan.contracts, plan.multiplier, frame, tried, plan.auction.text, len(ids)
-
-
-def _auction_table(plan: AuctionPlan, players, min_p_made: float, bar: Progress | None = None) -> pd.DataFrame:
-    """The bid table of an auction-aware plan (:func:`bid_table` with ``auction``), counting its
-    layouts on ``bar``."""
-    frame, tried, ids = _play_auction_plan(plan, bar)
-    table = _table(frame, plan.rules, plan.contracts, plan.seat, len(ids), min_p_made,
-                   {"players": players, "hand": plan.hand, "auction": plan.auction.text, "tried": tried,
-                    "acceptance": len(ids) / tried})
-    return _with_call_values(table, plan, ids) if plan.every_call else table
-
-
-def _with_call_values(table: pd.DataFrame, plan: AuctionPlan, ids: np.ndarray) -> pd.DataFrame:
+def _with_call_values(table: pd.DataFrame, plan: EstimatePlan, ids: np.ndarray) -> pd.DataFrame:
     """``table`` with a row for every legal call that is not a contract (pass, double, redouble: only
     ``ev_call`` filled) and every row's ``ev_call``; ``attrs["best_call"]`` the call of the highest."""
     from . import conditional as cond
 
-    names = list(plan.auction.legal)
+    names = list(plan.layouts.auction.legal)
     values = _call_values(plan, ids, np.array([CALL_OF_NAME[name] for name in names], dtype=np.int64))
     others = pd.DataFrame(index=pd.Index([n for n in names if n in cond.OTHER_CALLS], name=table.index.name),
                           columns=table.columns, dtype=float)
@@ -390,7 +401,7 @@ def _with_call_values(table: pd.DataFrame, plan: AuctionPlan, ids: np.ndarray) -
     return table
 
 
-def _call_values(plan: AuctionPlan, ids: np.ndarray, codes: np.ndarray) -> np.ndarray:
+def _call_values(plan: EstimatePlan, ids: np.ndarray, codes: np.ndarray) -> np.ndarray:
     """Each call's mean value over the layouts ``ids`` (:func:`belot_sim.kernels.batch.estimate.call_rollout`:
     the call made, every seat calling as its bidder model until the auction ends, the ending played)."""
     from ..kernels.batch.estimate import call_rollout
@@ -398,11 +409,12 @@ def _call_values(plan: AuctionPlan, ids: np.ndarray, codes: np.ndarray) -> np.nd
     searching = is_searching(plan.policies)
     search = search_token() if searching else None
     values = np.zeros((len(ids), len(codes)), dtype=np.int64)
+    lay = plan.layouts
     for start, size in _layout_blocks(len(ids), searching, None):
         with announce("search-estimates" if searching else "estimates"):
-            call_rollout(np.uint64(plan.seed), ids[start:start + size], plan.fixed, plan.free, plan.auction.codes,
-                         plan.auction.dealer, codes, int(plan.rules.is_classic), flags_of(plan.rules), plan.models,
-                         plan.ints, plan.weights, plan.policies, plan.worlds, values[start:start + size],
+            call_rollout(np.uint64(plan.seed), ids[start:start + size], lay.fixed, lay.free, lay.auction.codes,
+                         lay.auction.dealer, codes, int(plan.rules.is_classic), flags_of(plan.rules), lay.models,
+                         lay.ints, lay.weights, plan.policies, plan.worlds, values[start:start + size],
                          numba.get_num_threads(), search)
     return values.mean(axis=0)
 
@@ -467,33 +479,23 @@ def estimate_bid(hand, contract, *, seat: int = 0, dealer: int | None = None, au
     seat = check_int(seat, "seat", 0, 3)
     if method not in ("sample", "atlas"):
         raise ValueError(f"method must be 'sample' or 'atlas', got {method!r}")
-    if auction is None:
-        _check_unread_model(bidders, bidder_options, max_tries, min_samples, rules)
     if method == "atlas":
+        if auction is None:
+            _check_unread_model(bidders, bidder_options, max_tries, min_samples, rules)
         _check_atlas_arguments(auction, known, turned, players, multiplier, samples, seed, worlds, threads, progress,
                                rules)
         return _atlas_estimate(hand, rules.check_contract(contract), seat,
                                None if dealer is None else check_int(dealer, "dealer", 0, 3), rules)
-    players = DEFAULT_BID_PLAYERS if players is None else players
-    samples = DEFAULT_SAMPLES if samples is None else samples
-    if auction is not None:
-        if known is not None:
-            raise ValueError("known= cannot be combined with auction= (give a classic turned card as turned=)")
-        rules, contracts, _, frame, tried, text, accepted = _conditional(
-            hand, [contract], seat=seat, dealer=dealer, auction=auction, bidders=bidders, turned=turned,
-            multiplier=multiplier, samples=samples, players=players, rules=rules, seed=seed, threads=threads,
-            worlds=worlds, max_tries=max_tries, min_samples=min_samples, bidder_options=bidder_options,
-            progress=progress)
-        return _summary(frame, contracts[0], seat, accepted, tried, text)
-    known, turned_card = _with_turned(known, turned, seat, rules, hand)
-    plan = _bid_plan(hand, [contract], seat=seat, dealer=dealer, known=known,
-                     multiplier=1 if multiplier is None else multiplier, samples=samples, players=players,
-                     rules=rules, seed=seed, worlds=worlds, turned_card=turned_card)
+    arguments = dict(locals())  # the plan's arguments by their names (PLAN_ARGUMENTS): one list, not a copy per caller
+    arguments.update(players=DEFAULT_BID_PLAYERS if players is None else players,
+                     samples=DEFAULT_SAMPLES if samples is None else samples)
+    plan = _plan(hand, [contract], {name: arguments[name] for name in PLAN_ARGUMENTS})
     threads = check_threads(threads)
-    with numba_threads(threads), Progress(check_progress(progress), _label("bid estimate", plan),
-                                          samples, "layouts") as bar:
-        frame = _play(plan, bar)
-    return _summary(frame, plan.contracts[0], plan.seat, plan.samples)
+    with numba_threads(threads), Progress(check_progress(progress), _label("bid estimate", plan), plan.samples,
+                                          "layouts") as bar:
+        played = plan.layouts.play(plan, bar)
+    return _summary(played.frame, plan.contracts[0], plan.seat, played.accepted, played.tried,
+                    plan.layouts.auction_text)
 
 
 def _check_unread_model(bidders, bidder_options, max_tries, min_samples, rules: Rules) -> None:
@@ -580,14 +582,12 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, b
     ``None``, the samples and 1.0).
     """
     min_p_made = check_probability(min_p_made, "min_p_made")
-    plan = _table_plan(hand, {"seat": seat, "dealer": dealer, "auction": auction, "bidders": bidders, "known": known,
-                              "turned": turned, "samples": samples, "players": players, "rules": rules, "seed": seed,
-                              "worlds": worlds, "contracts": contracts, "max_tries": max_tries,
-                              "min_samples": min_samples, "bidder_options": bidder_options})
+    arguments = dict(locals(), multiplier=None)  # as in estimate_bid; a table plays its contracts undoubled
+    plan = _plan(hand, contracts, {name: arguments[name] for name in PLAN_ARGUMENTS})
     threads = check_threads(threads)
-    label = "bid estimate" if isinstance(plan, AuctionPlan) else _label("bid table", plan)
-    with numba_threads(threads), Progress(check_progress(progress), label, plan.samples, "layouts") as bar:
-        return _hand_table(plan, players, min_p_made, bar)
+    with numba_threads(threads), Progress(check_progress(progress), _label("bid table", plan), plan.samples,
+                                          "layouts") as bar:
+        return _hand_table(plan, min_p_made, bar)
 
 
 def bid_tables(hands, *, client=None, threads: int | None = None, progress: bool | None = None, **bid_table_kwargs
@@ -618,12 +618,12 @@ def bid_tables(hands, *, client=None, threads: int | None = None, progress: bool
         if client is not None:
             from ..engine.distributed import check_client, run_partitions
 
-            tasks = [(plan, options["players"], min_p_made, threads) for plan in plans]
+            tasks = [(plan, min_p_made, threads) for plan in plans]
             tables = run_partitions(check_client(client, "bid_tables"), _table_on_worker, tasks, progress=bar,
                                     weights=[p.samples for p in plans])
         else:
             with numba_threads(threads):
-                tables = [_hand_table(plan, options["players"], min_p_made, bar) for plan in plans]
+                tables = [_hand_table(plan, min_p_made, bar) for plan in plans]
     frame = pd.concat([t.reset_index().assign(hand=t.attrs["hand"], **_auction_columns(t)) for t in tables],
                       ignore_index=True)
     return frame[["hand", *[c for c in frame.columns if c != "hand"]]]
@@ -636,32 +636,12 @@ _TABLE_DEFAULTS = {name: parameter.default for name, parameter in inspect.signat
 _TABLE_ARGUMENTS = {*_TABLE_DEFAULTS, "min_p_made"}
 
 
-def _hand_plan(k: int, hand, options: dict):
-    """Hand ``k``'s :func:`_table_plan`; an error names the hand."""
+def _hand_plan(k: int, hand, options: dict) -> EstimatePlan:
+    """Hand ``k``'s plan (``options``: ``bid_table``'s arguments); an error names the hand."""
     try:
-        return _table_plan(hand, options)
+        return _plan(hand, options["contracts"], {**options, "multiplier": None})
     except (ValueError, TypeError) as error:
         raise type(error)(f"hands[{k}] ({hand!r}): {error}") from None
-
-
-def _table_plan(hand, o: dict):
-    """A bid table's checked plan from ``bid_table``'s arguments ``o``: an :class:`AuctionPlan` with
-    an auction, else a :class:`BidPlan`."""
-    if o["auction"] is not None and o["known"] is not None:
-        raise ValueError("known= cannot be combined with auction= (give a classic turned card as turned=)")
-    seat = check_int(o["seat"], "seat", 0, 3)
-    rules = Rules.coerce(o["rules"])
-    if o["auction"] is not None:
-        return _auction_plan(hand, o["contracts"], seat=seat, dealer=o["dealer"], auction=o["auction"],
-                             bidders=o["bidders"], turned=o["turned"], multiplier=None, samples=o["samples"],
-                             players=o["players"], rules=rules, seed=o["seed"], worlds=o["worlds"],
-                             max_tries=o["max_tries"], min_samples=o["min_samples"],
-                             bidder_options=o["bidder_options"])
-    _check_unread_model(o["bidders"], o["bidder_options"], o["max_tries"], o["min_samples"], rules)
-    known, turned_card = _with_turned(o["known"], o["turned"], seat, rules, hand)
-    return _bid_plan(hand, o["contracts"], seat=seat, dealer=o["dealer"], known=known, multiplier=1,
-                     samples=o["samples"], players=o["players"], rules=rules, seed=o["seed"], worlds=o["worlds"],
-                     turned_card=turned_card)
 
 
 def _auction_columns(table: pd.DataFrame) -> dict:
@@ -671,24 +651,19 @@ def _auction_columns(table: pd.DataFrame) -> dict:
     return {key: table.attrs[key] for key in ("tried", "acceptance")}
 
 
-def _table_on_worker(plan, players, min_p_made: float, threads: int | None) -> pd.DataFrame:
+def _table_on_worker(plan: EstimatePlan, min_p_made: float, threads: int | None) -> pd.DataFrame:
     """One hand's table (:func:`bid_tables`) on a Dask worker: one thread unless ``threads``."""
     with numba_threads(threads if threads is not None else 1):
-        return _hand_table(plan, players, min_p_made)
+        return _hand_table(plan, min_p_made)
 
 
-def _hand_table(plan, players, min_p_made: float, bar: Progress | None = None) -> pd.DataFrame:
-    """One hand's table from its plan (:func:`_hand_plan`), counting its layouts on ``bar``."""
-    if isinstance(plan, AuctionPlan):
-        return _auction_table(plan, players, min_p_made, bar)
-    return _plan_table(plan, _play(plan, bar), min_p_made)
-
-
-def _plan_table(plan: BidPlan, frame: pd.DataFrame, min_p_made: float) -> pd.DataFrame:
-    """The bid table of ``plan`` from its played layouts."""
-    return _table(frame, plan.rules, plan.contracts, plan.seat, plan.samples, min_p_made,
-                  {"players": plan.players, "hand": plan.hand, "auction": None, "tried": plan.samples,
-                   "acceptance": 1.0})
+def _hand_table(plan: EstimatePlan, min_p_made: float, bar: Progress | None = None) -> pd.DataFrame:
+    """One hand's table from its plan, counting its layouts on ``bar``."""
+    played = plan.layouts.play(plan, bar)
+    table = _table(played.frame, plan.rules, plan.contracts, plan.seat, played.accepted, min_p_made,
+                   {"players": plan.players, "hand": plan.hand, "auction": plan.layouts.auction_text,
+                    "tried": played.tried, "acceptance": played.accepted / played.tried})
+    return _with_call_values(table, plan, played.ids) if plan.layouts.every_call else table
 
 
 def _table(frame: pd.DataFrame, rules: Rules, contracts, seat: int, samples: int, min_p_made: float,
