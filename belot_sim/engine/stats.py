@@ -86,3 +86,15 @@ def side_names(a: str, b: str) -> tuple[str, str]:
 
 #: The note under a printed table with an undefined interval.
 NA_NOTE = "n/a: an interval needs at least two {what}"
+
+
+def duplicate_lines(table, a: str, b: str, what: str, more_heading: str = "", more=lambda row: "") -> list[str]:
+    """The lines both duplicate tables print (``tournament``'s and ``match_tournament``'s): the title, the
+    heading and one line per contract with its edge and 95 % interval, each line followed by ``more_heading``
+    and ``more(row)`` (the table's own columns); ``what``: the duplicate units (``"deals"``, ``"matches"``)."""
+    lines = [f"{a} vs {b}: {table.attrs.get('n', '?'):,} duplicate {what} (each played twice, seats swapped)",
+             f"{'contract':>8} {'deals':>8} {'edge':>8} {'95% CI':>18}" + more_heading]
+    for contract, row in table.iterrows():
+        lines.append(f"{contract:>8} {int(row.deals):>8,} {row.mean_edge:>+8.2f} "
+                     f"{format_interval(row.ci_low, row.ci_high):>18}" + more(row))
+    return lines

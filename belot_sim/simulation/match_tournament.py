@@ -17,7 +17,7 @@ from ..engine.checks import check_bool, check_int
 from ..engine.progress import Progress, check_progress
 from ..engine.registry import BIDDERS, PLAYERS
 from ..engine.searching import DEFAULT_WORLDS
-from ..engine.stats import NA_NOTE, format_interval, side_names, sums_interval
+from ..engine.stats import NA_NOTE, duplicate_lines, format_interval, side_names, sums_interval
 from ..game.rules import CONTRACT_CODES, Rules
 from ..kernels.batch.match import MAX_MATCH_ID
 from .matches import DEFAULT_MAX_DEALS, simulate_matches
@@ -187,11 +187,7 @@ def format_match_tournament(table: pd.DataFrame) -> str:
     match win rate (its interval ``n/a`` for one match), the teams named ``(A)`` and ``(B)`` when both
     are the same."""
     a, b = side_names(table.attrs.get("a", "a"), table.attrs.get("b", "b"))
-    lines = [f"{a} vs {b}: {table.attrs.get('n', '?'):,} duplicate matches (each played twice, seats swapped)",
-             f"{'contract':>8} {'deals':>8} {'edge':>8} {'95% CI':>18}"]
-    for contract, row in table.iterrows():
-        lines.append(f"{contract:>8} {int(row.deals):>8,} {row.mean_edge:>+8.2f} "
-                     f"{format_interval(row.ci_low, row.ci_high):>18}")
+    lines = duplicate_lines(table, a, b, "matches")
     row = table.loc["all"]
     lines.append(f"match win rate of {a}: {row.match_win_rate:.1%} "
                  f"{format_interval(row.win_ci_low, row.win_ci_high, '.1%')}")

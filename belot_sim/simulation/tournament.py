@@ -14,7 +14,7 @@ import pandas as pd
 from ..engine.checks import check_int, check_threads, numba_threads
 from ..engine.progress import Progress, check_progress
 from ..engine.searching import DEFAULT_WORLDS
-from ..engine.stats import NA_NOTE, format_interval, side_names, sums_interval
+from ..engine.stats import NA_NOTE, duplicate_lines, side_names, sums_interval
 from ..game.rules import CONTRACT_CODES
 from .dask import check_partition_size
 from .deals import MAX_DEALS, DealPlan, deal_blocks, plan_deals, run_deals
@@ -133,12 +133,8 @@ def format_tournament(table: pd.DataFrame) -> str:
     a, b = side_names(table.attrs.get("a", "a"), table.attrs.get("b", "b"))
     a_better, b_better = a + " better", b + " better"
     width = max(14, len(a_better), len(b_better))
-    lines = [f"{a} vs {b}: {table.attrs.get('n', '?'):,} duplicate deals (each played twice, seats swapped)",
-             f"{'contract':>8} {'deals':>8} {'edge':>8} {'95% CI':>18} {a_better:>{width}} {b_better:>{width}}"]
-    for contract, row in table.iterrows():
-        interval = format_interval(row.ci_low, row.ci_high)
-        lines.append(f"{contract:>8} {int(row.deals):>8,} {row.mean_edge:>+8.2f} {interval:>18} "
-                     f"{row.a_better:>{width}.1%} {row.b_better:>{width}.1%}")
+    lines = duplicate_lines(table, a, b, "deals", f" {a_better:>{width}} {b_better:>{width}}",
+                            lambda row: f" {row.a_better:>{width}.1%} {row.b_better:>{width}.1%}")
     if table["ci_low"].isna().any():
         lines.append(NA_NOTE.format(what="deals"))
     return "\n".join(lines)
