@@ -55,12 +55,35 @@ print(json.dumps(_compile(json.loads(sys.argv[1]), sys.argv[2] == "verbose")))
 
 
 def warmup(families=None, *, verbose: bool = False, parallel: bool = True) -> dict[str, float]:
-    """Compile (or load from Numba's cache) the kernels of ``families`` — all of them by default:
-    ``"deals"``, ``"auctions"``, ``"matches"``, ``"estimates"``, ``"solver"``, ``"solve"`` and the
-    ``"search-..."`` variants with ``dd``/``pimc`` players.  Returns the seconds each took (about
-    zero when already cached); ``verbose`` prints a line per family on stderr.  ``parallel``: the
-    plain families compile in a second Python process while this one compiles the searching ones
-    (:data:`CHAINS`; about 80 s instead of 120 s cold on 2 cores)."""
+    """Compile (or load from Numba's cache) the kernels of ``families``, so no later call waits for them.
+
+    Each family runs its smallest call, which compiles (or loads) that family only.
+
+    Parameters
+    ----------
+    families : str or iterable of str, optional
+        One kernel family name or several; ``None`` (default): all of them: ``"deals"``,
+        ``"auctions"``, ``"matches"``, ``"estimates"``, ``"solver"``, ``"solve"`` and the
+        ``"search-..."`` variants with ``dd``/``pimc`` players.
+    verbose : bool, default False
+        Print a line per family on stderr.
+    parallel : bool, default True
+        The plain families compile in a second Python process while this one compiles the searching
+        ones (:data:`CHAINS`; about 80 s instead of 120 s cold on 2 cores), when both kinds are asked
+        for; a failure of that process is a RuntimeError.
+
+    Returns
+    -------
+    dict of str to float
+        The seconds each family took (about zero when already cached), in the order asked.
+
+    Raises
+    ------
+    TypeError
+        If ``families`` is neither ``None``, a name nor an iterable of names.
+    ValueError
+        On an unknown family name.
+    """
     if families is not None and not isinstance(families, Iterable):
         raise TypeError(f"families must be a kernel family name or a list of them, got {families!r}")
     keys = list(FAMILIES) if families is None else [families] if isinstance(families, str) else list(families)

@@ -33,14 +33,45 @@ def _filter_columns(filters) -> list[str]:
 
 
 def read_parquet(path, columns=None, filters=None, *, frame: str | None = None, partial: bool = False) -> pd.DataFrame:
-    """A frame of the dataset at ``path`` with the ``simulate`` dtypes (categoricals restored), rows
-    in order.  ``frame``: ``"deals"`` (the default of a deal dataset), ``"plays"``, ``"calls"``, or
-    ``"matches"`` (the default of a match dataset); ``columns``: the columns to read; ``filters``:
-    pyarrow row filters such as ``[("contract", "==", "H")]``.  An unfinished dataset is an error
-    unless ``partial=True`` (then the finished parts are read).  Each part file is checked against
-    the manifest (rows and ids from its footer, every byte against its size and CRC-32) before a row
-    of it is used: a damaged part is a ValueError naming it, curable with ``resume=True``; a path that
-    does not exist, a FileNotFoundError."""
+    """Read one frame of the dataset at ``path`` with the ``simulate`` dtypes, rows in order.
+
+    The categoricals (``contract``, ``outcome``, ``call``) are restored.  Each part file is checked
+    against the manifest (rows and ids from its footer, every byte against its size and CRC-32) before
+    a row of it is used.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The dataset's folder (a local path or a URL), as written by :func:`simulate_to_parquet` or
+        :func:`simulate_matches_to_parquet`.
+    columns : list of str, optional
+        The columns to read (default: all).
+    filters : list, optional
+        pyarrow row filters such as ``[("contract", "==", "H")]``.
+    frame : {"deals", "plays", "calls", "matches"}, optional
+        The frame to read: one the dataset holds; default its first, ``"deals"`` for a deal dataset
+        and ``"matches"`` for a match dataset.
+    partial : bool, default False
+        Read the finished parts of an unfinished dataset, which is otherwise an error.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The frame's rows of every part read, in order.
+
+    Raises
+    ------
+    ImportError
+        If pyarrow (the ``parquet`` extra) is not installed.
+    FileNotFoundError
+        If ``path`` does not exist.
+    ValueError
+        If ``path`` holds no dataset, the dataset is unfinished (without ``partial``) or has no
+        finished part, ``frame``, ``columns`` or ``filters`` name something the dataset does not hold,
+        or a part is damaged (the error names it; curable with ``resume=True``).
+    TypeError
+        If ``columns`` is not a list or tuple of column names.
+    """
     require_pyarrow("read_parquet")
     store = Store(path)
     if store.kind() == "none":

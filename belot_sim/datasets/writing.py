@@ -51,39 +51,79 @@ UNCOMPRESSED_COLUMNS = (*DELTA_COLUMNS, *DICTIONARY_COLUMNS, "hand0", "hand1", "
 def simulate_to_parquet(path, n: int | None = None, *, partition_size: int | None = None, resume: bool = False,
                         client=None, progress: bool | None = None, start: int | None = None,
                         threads: int | None = None, compression: str = "lz4", **simulate_kwargs) -> str:
-    """Write ``simulate(n, start=start, **simulate_kwargs)`` as a partitioned Parquet dataset in the
-    folder ``path`` (a local path or a URL every worker can reach); returns the path.
+    """Write ``simulate(n, start=start, **simulate_kwargs)`` as a partitioned Parquet dataset.
 
-    One part per ``partition_size`` consecutive deal ids, each written in blocks of about half a
-    second (memory stays bounded by a block) under a temporary name and renamed when complete,
-    plus the manifest ``_belot_sim.json``.  ``plays=True`` / ``calls=True`` write the long frames as
-    ``plays/`` and ``calls/`` beside ``deals/``, with the same partitioning.
+    The dataset is the folder ``path``: one part per ``partition_size`` consecutive deal ids, each
+    written in blocks of about half a second (memory stays bounded by a block) under a temporary name
+    and renamed when complete, plus the manifest ``_belot_sim.json``.  ``plays=True`` / ``calls=True``
+    write the long frames as ``plays/`` and ``calls/`` beside ``deals/``, with the same partitioning.
 
-    ``resume``: complete, or grow, the dataset already at ``path``: every argument the call does not
-    give (``n`` included) is the manifest's, one it gives must be the manifest's, but a larger ``n``
-    appends parts (rows stay rows ``0..n-1`` of ``simulate(n, ...)``: Monte Carlo runs add samples
-    until an interval is tight) and a smaller one is refused.  Only the parts missing, unreadable, or not
-    the ones the manifest lists (other row counts, ids outside the part's range in the footer's
-    statistics, or another size or CRC-32 of the file's bytes: every listed file is read once) are
-    computed, and finished parts the manifest does not list but these arguments
-    wrote are kept (also when the manifest was deleted); a :class:`~belot_sim.DatasetMismatchError`
-    (a ValueError) names the first argument that differs from the ones it was made with (without a
-    manifest: the first part that is not this call's, and why) and changes nothing (``worlds``
-    counts only with a ``pimc``,
-    ``pimc-exact`` or ``expert`` seat, the players that read it).  Without ``resume`` the folder
-    must be new or empty.  One writer at a time: a local folder is locked (``_belot_sim.lock``,
-    released when the writer ends, however it ends) and a second writer is refused; a folder behind
-    a URL is not locked.  ``client``: a Dask ``distributed.Client`` whose workers compute and write
-    the parts (:mod:`belot_sim.simulation.dask`).  ``progress``: a bar on
-    stderr (default: when stderr is a terminal).  ``threads``: Numba threads (on a worker: 1 by
-    default).  ``compression``: ``"lz4"`` (default: each column encoded for speed, see
-    :data:`DELTA_COLUMNS`), ``"zstd"`` (smaller, slower), ``"snappy"`` or ``"none"`` (a little faster,
-    files 2.8 times bigger).  Ctrl-C stops the run within about a second and keeps the parts already
-    written.  A failed write raises :class:`~belot_sim.DatasetWriteError` (an OSError) naming the part;
-    the parts finished before it stay, and a resume completes the dataset.  In a local folder about
-    the last 512 MiB of parts a process wrote stay in the OS page cache
+    One writer at a time: a local folder is locked (``_belot_sim.lock``, released when the writer ends,
+    however it ends) and a second writer is refused; a folder behind a URL is not locked.  Ctrl-C stops
+    the run within about a second and keeps the parts already written.  In a local folder about the
+    last 512 MiB of parts a process wrote stay in the OS page cache
     (:class:`belot_sim.datasets.storage._WriteBehind`): reading back a bigger dataset at once reads the
     older parts from the disk.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The dataset's folder: a local path or a URL every worker can reach.  Without ``resume`` it
+        must be new or empty.
+    n : int, optional
+        The number of deals; required unless ``resume`` finds a dataset at ``path`` (then default:
+        the manifest's).
+    partition_size : int, optional
+        Deals per part (default 1,000,000, or the manifest's with ``resume``).
+    resume : bool, default False
+        Complete, or grow, the dataset already at ``path``: every argument the call does not give
+        (``n`` included) is the manifest's, one it gives must be the manifest's, but a larger ``n``
+        appends parts (rows stay rows ``0..n-1`` of ``simulate(n, ...)``: Monte Carlo runs add samples
+        until an interval is tight) and a smaller one is refused.  Only the parts missing, unreadable,
+        or not the ones the manifest lists (other row counts, ids outside the part's range in the
+        footer's statistics, or another size or CRC-32 of the file's bytes: every listed file is read
+        once) are computed, and finished parts the manifest does not list but these arguments wrote
+        are kept (also when the manifest was deleted).  ``worlds`` counts only with a ``pimc``,
+        ``pimc-exact`` or ``expert`` seat, the players that read it.
+    client : distributed.Client, optional
+        A Dask client whose workers compute and write the parts (:mod:`belot_sim.simulation.dask`);
+        ``None`` (default) writes them in this process.
+    progress : bool, optional
+        Show a progress bar on stderr: True from the start, False never, ``None`` (default) once the
+        run has lasted about 3 seconds (as a line every 30 seconds when stderr is not a terminal).
+    start : int, optional
+        The first deal id (default 0, or the manifest's with ``resume``).
+    threads : int, optional
+        Numba threads (default: Numba's current setting; on a Dask worker: 1).
+    compression : {"lz4", "zstd", "snappy", "none"}, default "lz4"
+        ``"lz4"``: each column encoded for speed, see :data:`DELTA_COLUMNS`; ``"zstd"``: smaller,
+        slower; ``"snappy"``; ``"none"``: a little faster, files 2.8 times bigger.
+    **simulate_kwargs
+        The keywords of :func:`belot_sim.simulate` that choose the deals, with its defaults: ``rules``,
+        ``contract``, ``declarer``, ``players``, ``bidders``, ``seed``, ``plays``, ``multiplier``,
+        ``worlds``, ``calls``, ``bidder_options``.
+
+    Returns
+    -------
+    str
+        The dataset's path (a local one absolute, ``~`` expanded).
+
+    Raises
+    ------
+    ImportError
+        If pyarrow (the ``parquet`` extra) is not installed.
+    TypeError
+        If ``n`` is not given and no dataset is resumed, or on an unknown keyword.
+    ValueError
+        On a bad argument, or a ``path`` that is a file, is not empty and holds no dataset, already
+        holds a dataset without ``resume``, or is locked by another writer.
+    DatasetMismatchError
+        With ``resume``, a :class:`~belot_sim.DatasetMismatchError` (a ValueError) names the first
+        argument that differs from the ones the dataset was made with (without a manifest: the first
+        part that is not this call's, and why) and changes nothing.
+    DatasetWriteError
+        A failed write raises :class:`~belot_sim.DatasetWriteError` (an OSError) naming the part; the
+        parts finished before it stay, and a resume completes the dataset.
     """
     require_pyarrow("simulate_to_parquet")
     n, start, partition_size, simulate_kwargs = _resumed(path, "deals", resume, n, start, partition_size,
@@ -101,10 +141,59 @@ def simulate_matches_to_parquet(path, n: int | None = None, *, partition_size: i
                                 resume: bool = False, client=None, progress: bool | None = None,
                                 start: int | None = None, threads: int | None = None, compression: str = "lz4",
                                 **simulate_matches_kwargs) -> str:
-    """Write ``simulate_matches(n, start=start, **kwargs)`` as a dataset at ``path``, as
-    :func:`simulate_to_parquet` does for deals: ``matches/`` then ``deals/`` (and ``plays/``,
-    ``calls/`` when asked), one part per ``partition_size`` consecutive match ids, every deal in the
-    part of its match."""
+    """Write ``simulate_matches(n, start=start, **simulate_matches_kwargs)`` as a Parquet dataset at ``path``.
+
+    As :func:`simulate_to_parquet` does for deals (folder, manifest, lock, resume, errors): ``matches/``
+    then ``deals/`` (and ``plays/``, ``calls/`` when asked), one part per ``partition_size`` consecutive
+    match ids, every deal in the part of its match.
+
+    Parameters
+    ----------
+    path : str or os.PathLike
+        The dataset's folder: a local path or a URL every worker can reach.  Without ``resume`` it
+        must be new or empty.
+    n : int, optional
+        The number of matches; required unless ``resume`` finds a dataset of matches at ``path``
+        (then default: the manifest's).
+    partition_size : int, optional
+        Matches per part (default 10,000, or the manifest's with ``resume``).
+    resume : bool, default False
+        Complete, or grow, the dataset already at ``path``, as :func:`simulate_to_parquet` does.
+    client : distributed.Client, optional
+        A Dask client whose workers compute and write the parts; ``None`` (default) writes them in
+        this process.
+    progress : bool, optional
+        Show a progress bar on stderr: True from the start, False never, ``None`` (default) once the
+        run has lasted a few seconds.
+    start : int, optional
+        The first match id (default 0, or the manifest's with ``resume``).
+    threads : int, optional
+        Numba threads (default: Numba's current setting; on a Dask worker: 1).
+    compression : {"lz4", "zstd", "snappy", "none"}, default "lz4"
+        The Parquet compression, as in :func:`simulate_to_parquet`.
+    **simulate_matches_kwargs
+        The keywords of :func:`belot_sim.simulate_matches` that choose the matches, with its
+        defaults: ``rules``, ``players``, ``bidders``, ``seed``, ``worlds``, ``bidder_options``,
+        ``max_deals``, ``plays``, ``calls``.
+
+    Returns
+    -------
+    str
+        The dataset's path (a local one absolute, ``~`` expanded).
+
+    Raises
+    ------
+    ImportError
+        If pyarrow (the ``parquet`` extra) is not installed.
+    TypeError
+        If ``n`` is not given and no dataset is resumed, or on an unknown keyword.
+    ValueError
+        On a bad argument or target folder, as :func:`simulate_to_parquet`;
+        :class:`~belot_sim.DatasetMismatchError` (a ValueError) when a resumed dataset was made with
+        other arguments.
+    DatasetWriteError
+        A failed write (an OSError) names the part; the parts finished before it stay.
+    """
     require_pyarrow("simulate_matches_to_parquet")
     n, start, partition_size, simulate_matches_kwargs = _resumed(path, "matches", resume, n, start, partition_size,
                                                                  simulate_matches_kwargs, MATCH_PARTITION)

@@ -11,12 +11,32 @@ Z95 = 1.959963984540054
 
 
 def wilson_interval(successes: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval of a binomial proportion (95% by default).
+    """Compute the Wilson score interval of a binomial proportion (95% by default).
 
     The interval always holds the estimate ``successes / n`` (rounding would otherwise put the low
-    end of ``0 / n`` a hair above 0, or the high end of ``n / n`` a hair below 1); NaN bounds for
-    ``n = 0``.
+    end of ``0 / n`` a hair above 0, or the high end of ``n / n`` a hair below 1), within [0, 1].
 
+    Parameters
+    ----------
+    successes : int
+        The successes, 0..``n``.
+    n : int
+        The trials; NaN bounds for ``n <= 0``.
+    z : float, default ``Z95``
+        The normal quantile of the interval's confidence (``Z95`` = 1.959963984540054: 95%).
+
+    Returns
+    -------
+    tuple of (float, float)
+        ``(low, high)``.
+
+    Raises
+    ------
+    ValueError
+        If ``n > 0`` and ``successes`` is not within 0..``n``.
+
+    Examples
+    --------
     >>> wilson_interval(0, 10)[0], round(wilson_interval(5, 10)[1], 3), wilson_interval(10, 10)[1]
     (0.0, 0.763, 1.0)
     """
@@ -92,7 +112,8 @@ def duplicate_lines(table, a: str, b: str, what: str, more_heading: str = "", mo
     """The lines both duplicate tables print (``tournament``'s and ``match_tournament``'s): the title, the
     heading and one line per contract with its edge and 95 % interval, each line followed by ``more_heading``
     and ``more(row)`` (the table's own columns); ``what``: the duplicate units (``"deals"``, ``"matches"``)."""
-    lines = [f"{a} vs {b}: {table.attrs.get('n', '?'):,} duplicate {what} (each played twice, seats swapped)",
+    n = table.attrs.get("n")
+    lines = [f"{a} vs {b}: {'?' if n is None else f'{n:,}'} duplicate {what} (each played twice, seats swapped)",
              f"{'contract':>8} {'deals':>8} {'edge':>8} {'95% CI':>18}" + more_heading]
     for contract, row in table.iterrows():
         lines.append(f"{contract:>8} {int(row.deals):>8,} {row.mean_edge:>+8.2f} "

@@ -38,15 +38,26 @@ def plays_as_atlas(players) -> bool:
 
 
 def bid_atlas() -> pd.DataFrame:
-    """The atlas as a DataFrame, one row per (hand class, contract, position).
+    """Load the shipped bid atlas as a DataFrame, one row per (hand class, contract, position).
 
-    Columns: ``hand`` (uint32 mask of the class's representative: for a suit contract the trump suit
-    is spades), ``cards`` (its text), ``contract`` (``S`` = a suit contract, trump as spades; ``NT``;
-    ``AT``), ``position`` (0..3 after the dealer; 0 speaks first and leads), ``samples``, ``p_made``
-    with ``p_made_low``/``p_made_high`` (Wilson 95 %), ``p_hanging``, ``ev`` (mean match points of
-    the bidding team minus the defenders'), ``mean_score_bidding``, ``mean_score_defenders``,
-    ``mean_raw_bidding``, ``mean_raw_defenders``.  ``frame.attrs`` holds
-    :func:`~belot_sim.engine.atlas_table.atlas_meta`.
+    The function takes no arguments.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns: ``hand`` (uint32 mask of the class's representative: for a suit contract the trump
+        suit is spades), ``cards`` (its text), ``contract`` (``S`` = a suit contract, trump as spades;
+        ``NT``; ``AT``), ``position`` (0..3 after the dealer; 0 speaks first and leads), ``players``
+        (the player of every seat, ``hard``), ``samples``, ``p_made`` with ``p_made_low``/``p_made_high``
+        (Wilson 95 %), ``p_hanging``, ``ev`` (mean match points of the bidding team minus the
+        defenders'), ``mean_score_bidding``, ``mean_score_defenders``, ``mean_raw_bidding``,
+        ``mean_raw_defenders``.  ``frame.attrs`` holds :func:`~belot_sim.engine.atlas_table.atlas_meta`
+        and ``member_sd`` (per contract kind, the spread of P(made) among a class's members).
+
+    Raises
+    ------
+    FileNotFoundError
+        If the atlas's data file is missing.
     """
     table = load_table()
     samples = int(table["meta"]["samples"])

@@ -558,28 +558,80 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, b
               seed: int = 0, threads: int | None = None, worlds: int = DEFAULT_WORLDS, contracts=None,
               min_p_made: float = 0.5, max_tries: int | None = None, min_samples: int | None = None,
               bidder_options: dict | None = None, progress: bool | None = None) -> pd.DataFrame:
-    """Every contract of the rules (or ``contracts``: one contract or a list) evaluated on **the same**
-    sampled layouts and play streams (common random numbers: differences between rows are not sampling
-    noise).
+    """Evaluate every contract for ``hand`` on **the same** sampled layouts and play streams.
 
-    One row per contract: ``p_made`` with ``p_made_low``/``p_made_high`` (Wilson 95%),
-    ``p_hanging``, ``p_inside``, ``ev`` (mean match points of the bidding team minus the
-    defenders' in one deal; points left hanging count for nobody), ``ev_doubled`` and
-    ``ev_redoubled`` (the same plays scored doubled/redoubled; bulgarian only), ``raw_bidding``,
-    ``raw_defenders``.  ``recommended`` marks the call to make: the contract with the best ``ev``
-    among those with ``p_made >= min_p_made`` — or no row when none reaches it (passing is not scored
-    itself: with a low ``min_p_made`` a contract of negative ``ev`` may be recommended); the call is also
-    in ``table.attrs["recommended"]`` (``"pass"`` or a contract).  Arguments as :func:`estimate_bid`
-    (``progress`` counts layouts, each played under every contract).  With ``auction`` (the calls so
-    far; ``seat`` must be the seat to call) the rows are the contracts it may bid, on layouts
-    consistent with the calls, and — unless ``contracts`` names some — ``pass``, ``double`` and
-    ``redouble`` where legal, and every row has ``ev_call``: the mean match points of the seat's team
-    minus the other team's when the seat makes that call, every seat (itself too) then calls as its
-    ``bidders`` model until the auction ends (the same draws for every call), and the ending is played
-    (a void deal is worth 0).  A contract's ``ev`` assumes the auction ends with it undoubled, its
-    ``ev_call`` does not; the other calls have only ``ev_call``; ``attrs["best_call"]`` is the call of the
-    highest.  ``attrs`` also hold ``auction``, ``tried`` and ``acceptance`` (without an auction:
-    ``None``, the samples and 1.0).
+    Common random numbers: differences between rows are not sampling noise.  The contracts are played
+    undoubled.  ``recommended`` marks the call to make: the contract with the best ``ev`` among those
+    with ``p_made >= min_p_made`` — or no row when none reaches it (passing is not scored itself: with
+    a low ``min_p_made`` a contract of negative ``ev`` may be recommended); the call is also in
+    ``table.attrs["recommended"]`` (``"pass"`` or a contract).
+
+    With ``auction`` the rows are the contracts ``seat`` may bid, on layouts consistent with the calls,
+    and — unless ``contracts`` names some — also ``pass``, ``double`` and ``redouble`` where legal, and
+    every row has ``ev_call``: the mean match points of the seat's team minus the other team's when
+    the seat makes that call, every seat (itself too) then calls as its ``bidders`` model until the
+    auction ends (the same draws for every call), and the ending is played (a void deal is worth 0).
+    A contract's ``ev`` assumes the auction ends with it undoubled, its ``ev_call`` does not; the other
+    calls have only ``ev_call``; ``attrs["best_call"]`` is the call of the highest.
+
+    Parameters
+    ----------
+    hand : int, str or iterable
+        The seat's cards, 5 or 8 (5 with an auction): a mask or card text, as in :func:`estimate_bid`.
+    seat : int, default 0
+        The bidder's seat 0..3.  With ``auction``, the seat to call (a finished auction is refused
+        unless ``contracts`` names its contract: then ``seat`` is its declarer, and the contract is
+        played with the auction's multiplier).
+    dealer : int, optional
+        Seat 0..3, as in :func:`estimate_bid` (``None``: drawn per layout, or from the auction).
+    auction : str or list of str, optional
+        The calls so far, as in :func:`estimate_bid`.
+    bidders : str or sequence of str, default "heuristic"
+        The bidder model of the calls, as in :func:`estimate_bid`.
+    known : dict, optional
+        ``{seat: cards}`` known to be in other hands; not with ``auction``.
+    turned : str or int, optional
+        The classic turned card, as in :func:`estimate_bid`.
+    samples : int, default 1000
+        Layouts of the unseen cards, each played under every contract.
+    players : str or sequence of str, default "neural"
+        One player for all seats or four (:data:`belot_sim.PLAYERS`).
+    rules : Rules or str, default "bulgarian"
+        A :class:`Rules` or preset name.
+    seed, threads, worlds
+        As in :func:`estimate_bid`.
+    contracts : str, Contract or list, optional
+        One contract or a list to evaluate (default: every contract of the rules; with an auction,
+        the legal bids and a row for every legal call).
+    min_p_made : float, default 0.5
+        The ``p_made`` a contract needs to be recommended.
+    max_tries, min_samples : int, optional
+        The screen's limits with an auction, as in :func:`estimate_bid`; refused without one.
+    bidder_options : dict, optional
+        The bidder model's parameters, with an auction only.
+    progress : bool, optional
+        Show a progress bar on stderr, counting layouts (each played under every contract).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per contract (index ``contract``; with an auction and no ``contracts``, per legal
+        call): ``p_made`` with ``p_made_low``/``p_made_high`` (Wilson 95%), ``p_hanging``,
+        ``p_inside``, ``ev`` (mean match points of the bidding team minus the defenders' in one deal;
+        points left hanging count for nobody), ``ev_doubled`` and ``ev_redoubled`` (the same plays
+        scored doubled/redoubled; bulgarian only, NaN in classic), ``raw_bidding``, ``raw_defenders``,
+        ``recommended`` (and ``ev_call``, above).  ``attrs`` hold ``recommended``, ``samples`` (the
+        layouts played), ``seat``, ``rules`` (the family), ``players``, ``hand`` (as text),
+        ``auction``, ``tried`` and ``acceptance`` (without an auction: ``None``, the samples and 1.0),
+        and with ``ev_call`` ``best_call``.
+
+    Raises
+    ------
+    ValueError
+        On a bad argument, before any layout is played; also when fewer than ``min_samples`` layouts
+        consistent with the auction are found within ``max_tries``.
+    TypeError
+        On an argument of the wrong type, before any layout is played.
     """
     min_p_made = check_probability(min_p_made, "min_p_made")
     arguments = dict(locals(), multiplier=None)  # as in estimate_bid; a table plays its contracts undoubled
@@ -592,15 +644,41 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, b
 
 def bid_tables(hands, *, client=None, threads: int | None = None, progress: bool | None = None, **bid_table_kwargs
                ) -> pd.DataFrame:
-    """:func:`bid_table` of every hand of ``hands``, as one frame: a row per (hand, contract) — with an
-    ``auction``, per (hand, legal call), with ``ev_call`` —
-    columns ``hand`` (the cards as text), ``contract`` and the bid-table columns; with ``auction``
-    (the same calls for every hand, each hand the 5 cards of the seat to call) also ``tried`` and
-    ``acceptance`` (the layouts tried and the share consistent with the calls).
+    """Compute the :func:`bid_table` of every hand of ``hands``, as one frame.
 
-    Every argument is checked for every hand before any layout is played.  ``client``: a Dask
-    ``distributed.Client``; its workers evaluate the hands, one task per hand
-    (:mod:`belot_sim.simulation.dask`), with the same tables.  ``progress`` counts layouts of all hands.
+    Every argument is checked for every hand before any layout is played.
+
+    Parameters
+    ----------
+    hands : iterable
+        The hands (card text or masks), at least one; with ``auction`` each hand is the 5 cards of the
+        seat to call.
+    client : distributed.Client, optional
+        A Dask client whose workers evaluate the hands, one task per hand
+        (:mod:`belot_sim.simulation.dask`), with the same tables; ``None`` (default): in this process.
+    threads : int, optional
+        Numba threads (default: Numba's current setting; on a Dask worker: 1).
+    progress : bool, optional
+        Show a progress bar on stderr, counting the layouts of all hands.
+    **bid_table_kwargs
+        The other arguments of :func:`bid_table` (``seat``, ``auction``, ``samples``, ``players``,
+        ``contracts``, ``min_p_made``...), with its defaults, the same for every hand (with
+        ``auction``: the same calls for every hand).
+
+    Returns
+    -------
+    pandas.DataFrame
+        A row per (hand, contract) — with an ``auction``, per (hand, legal call), with ``ev_call`` —
+        columns ``hand`` (the cards as text), ``contract`` and the bid-table columns; with ``auction``
+        also ``tried`` and ``acceptance`` (the layouts tried and the share consistent with the calls).
+
+    Raises
+    ------
+    TypeError
+        If ``hands`` is a single hand or not iterable, or on an unknown keyword or an argument of the
+        wrong type (an error about one hand names it).
+    ValueError
+        If ``hands`` is empty, or on a bad argument (an error about one hand names it).
     """
     if isinstance(hands, (str, int, np.integer)) or not isinstance(hands, Iterable):
         raise TypeError(f"hands must be a list of hands (card text or masks), got {type(hands).__name__}")
@@ -704,8 +782,21 @@ def _table(frame: pd.DataFrame, rules: Rules, contracts, seat: int, samples: int
 
 
 def format_bid_table(table: pd.DataFrame) -> str:
-    """A printable bid table with the recommendation (the doubled columns only where they are
-    scored: bulgarian; the calls' continuation values with an auction)."""
+    """Format a :func:`bid_table` as printable text with the recommendation.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A table :func:`bid_table` returned (its ``attrs`` give the heading and the recommendation).
+
+    Returns
+    -------
+    str
+        The hand, seat, layouts, players and rules, then a line per call: P(made) with its 95%
+        interval, P(hanging), P(inside) and EV (the doubled columns only where they are scored:
+        bulgarian; the calls' continuation values ``ev_call`` with an auction), the recommended row
+        marked ``<- bid``; then the recommended call (and the best call by ``ev_call``).
+    """
     attrs = table.attrs
     doubled = bool(table[["ev_doubled", "ev_redoubled"]].notna().any(axis=None))
     calls = "ev_call" in table.columns

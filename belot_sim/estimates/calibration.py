@@ -72,20 +72,64 @@ def calibration(n: int, *, bidders="heuristic", players=DEFAULT_BID_PLAYERS, est
                 start: int = 0, threads: int | None = None, worlds: int = DEFAULT_WORLDS,
                 bidder_options: dict | None = None, max_tries: int = 20_000_000, min_samples: int | None = None,
                 progress: bool | None = None) -> Calibration:
-    """Play ``n`` deals (ids ``start..``; auctions by ``bidders``, play by ``players``, by default the
-    estimates' default player ``neural``) and check the estimate of every contract played against its outcome.
+    """Check the bid estimate of every contract played in ``n`` deals against its outcome.
 
-    ``estimate_players`` (default ``players``) play the estimate's ``samples`` layouts; ``method``
-    is ``"auction"`` (layouts consistent with the whole auction under the bidder ``model``, default
-    ``bidders``), ``"uniform"`` (the auction ignored) or ``"atlas"`` (the shipped table, bulgarian,
-    hard play); ``bins`` equal-width bins of the predictions.  Deal ``d``'s estimate draws from seed
-    ``seed * 1_000_003 + d + 1``.  Void deals have no contract and are left out.  An auction-aware
-    estimate screens at most ``max_tries`` candidate layouts (rare auctions accept few: a deal's
-    estimate then rests on the ``accepted`` ones, at least ``min_samples``, default 20 or
-    ``samples`` if fewer); a deal with fewer is left out and counted in ``settings["skipped"]``.
-    With ``"atlas"`` the estimate is the table's (``hard`` play, its 1,000 layouts a row):
-    ``estimate_players`` other than ``hard`` is refused, and so are deals not played by ``hard``. Every
-    argument is checked before the first deal is played.
+    The deals (ids ``start..``) are played with auctions; void deals have no contract and are left out.
+    For every other deal :func:`belot_sim.estimate_bid` estimates its contract from the declarer's 5
+    cards at auction time.  Every argument is checked before the first deal is played.
+
+    Parameters
+    ----------
+    n : int
+        The number of deals played.
+    bidders : str or sequence of str, default "heuristic"
+        The bidders of the deals' auctions.
+    players : str or sequence of str, default "neural"
+        The players of the deals (by default the estimates' default player).
+    estimate_players : str or sequence of str, optional
+        The players of the estimate's ``samples`` layouts (default ``players``).
+    samples : int, default 200
+        Layouts per estimate (with ``method="atlas"``: the table's own, 1,000 a row).
+    seed : int, default 0
+        The deals' seed; deal ``d``'s estimate draws from seed ``(seed * 1_000_003 + d + 1) % 2**64``.
+    rules : Rules or str, default "bulgarian"
+        A :class:`Rules` or preset name.
+    method : {"auction", "uniform", "atlas"}, default "auction"
+        ``"auction"``: layouts consistent with the whole auction under the bidder ``model``;
+        ``"uniform"``: the auction ignored; ``"atlas"``: the shipped table (bulgarian, ``hard`` play:
+        ``estimate_players`` other than ``hard`` is refused, and so are deals not played by ``hard``).
+    model : str or sequence of str, optional
+        The bidder model of ``method="auction"`` (default ``bidders``).
+    bins : int, default 10
+        Equal-width bins of the predictions, 1..100.
+    start : int, default 0
+        The first deal id.
+    threads, worlds, bidder_options
+        As in :func:`belot_sim.simulate`, for the deals and the estimates (``bidder_options`` also
+        for the auction-aware estimate's ``model``).
+    max_tries : int, default 20_000_000
+        Candidate layouts an auction-aware estimate screens at most (rare auctions accept few: a
+        deal's estimate then rests on the ``accepted`` ones).
+    min_samples : int, optional
+        Accepted layouts an auction-aware estimate needs (default 20, or ``samples`` if fewer); a deal
+        with fewer is left out and counted in ``settings["skipped"]``.
+    progress : bool, optional
+        Show progress bars on stderr (the deals, then their estimates).
+
+    Returns
+    -------
+    Calibration
+        ``table`` (the reliability table: one row per non-empty bin), ``brier`` (the Brier score:
+        NaN without a deal), ``deals`` (one row per estimated deal), ``method`` and ``settings`` (what
+        was run, with ``skipped``).
+
+    Raises
+    ------
+    ValueError
+        On a bad argument (an unknown ``method``, a player or model name...), before the first deal is
+        played.
+    TypeError
+        On an argument of the wrong type, before the first deal is played.
     """
     if method not in METHODS:
         raise ValueError(f"method must be one of {METHODS}, got {method!r}")

@@ -53,6 +53,24 @@ def parse_card(text: str) -> int:
 
     Ranks and suits are ASCII letters and digits in either case, or the suit symbols: no other
     character stands for one (``"ſ".upper()`` is ``"S"``, yet ``"Kſ"`` is no card).
+
+    Parameters
+    ----------
+    text : str
+        The card: a rank (``7 8 9 T J Q K A``, or ``10`` for ``T``) then a suit (``C D H S``, or
+        one of ``♣ ♦ ♥ ♠ ♧ ♢ ♡ ♤``); surrounding whitespace is ignored.
+
+    Returns
+    -------
+    int
+        The card's index ``suit * 8 + rank``, 0..31.
+
+    Raises
+    ------
+    TypeError
+        If ``text`` is not a ``str``.
+    ValueError
+        If ``text`` is not a card.
     """
     if not isinstance(text, str):
         raise TypeError(f"a card must be given as text such as 'JH', got {text!r}")
@@ -78,10 +96,28 @@ def parse_card(text: str) -> int:
 def parse_cards(text: str | Iterable[str]) -> int:
     """Parse cards separated by spaces and/or commas (or an iterable of card texts) into a mask.
 
+    Parameters
+    ----------
+    text : str or iterable of str
+        The cards: one text separated by spaces and/or commas, or an iterable of card texts, each
+        read by :func:`parse_card`.  An empty text or iterable gives the empty mask ``0``.
+
+    Returns
+    -------
+    int
+        The mask with bit ``index`` set for each card.
+
+    Raises
+    ------
+    TypeError
+        If ``text`` is neither a ``str`` nor an iterable, or one of its items is not a ``str``.
+    ValueError
+        On unknown cards or a card given twice.
+
+    Examples
+    --------
     >>> format_cards(parse_cards("JH, 9h 10S"))
     'TS 9H JH'
-
-    Raises ``ValueError`` on unknown cards or a card given twice.
     """
     if isinstance(text, str):
         tokens = text.replace(",", " ").split()
@@ -101,7 +137,25 @@ def parse_cards(text: str | Iterable[str]) -> int:
 
 
 def format_card(card: int) -> str:
-    """Text of one card index, e.g. ``20`` → ``"JH"``."""
+    """Format one card index as its text, e.g. ``20`` → ``"JH"``.
+
+    Parameters
+    ----------
+    card : int
+        The card index 0..31 (a Python or numpy integer, not a ``bool``).
+
+    Returns
+    -------
+    str
+        Its rank then its suit in ASCII letters, e.g. ``"TS"``.
+
+    Raises
+    ------
+    TypeError
+        If ``card`` is not an integer.
+    ValueError
+        If ``card`` is not in 0..31.
+    """
     if isinstance(card, (bool, np.bool_)) or not isinstance(card, (int, np.integer)):
         raise TypeError(f"card index must be an integer 0..31, got {type(card).__name__} {card!r}")
     if not 0 <= card < NUM_CARDS:
@@ -110,12 +164,32 @@ def format_card(card: int) -> str:
 
 
 def format_cards(mask: int | np.ndarray | pd.Series) -> str | np.ndarray | pd.Series:
-    """Text of a mask: suits from spades down to clubs, ranks upwards within a suit.
+    """Format a card mask as text: suits from spades down to clubs, ranks upwards within a suit.
 
-    This is the order of the example in the README (``"JH 9H TS"`` → ``"TS 9H JH"``).  A numpy
-    array or a pandas Series of masks (a ``hand0`` column) gives the texts as an array of ``str``
-    objects or a Series of text with the same index and name.
+    This is the order of the example in the README (``"JH 9H TS"`` → ``"TS 9H JH"``).  The cards are
+    separated by single spaces; the empty mask gives ``""``.
 
+    Parameters
+    ----------
+    mask : int, numpy.ndarray or pandas.Series
+        One 32-bit card mask, or a numpy array or a pandas Series of integer masks (a ``hand0``
+        column).
+
+    Returns
+    -------
+    str, numpy.ndarray or pandas.Series
+        The text of one mask; for an array, the texts as an array of ``str`` objects of the same
+        shape; for a Series, a Series of text with the same index and name.
+
+    Raises
+    ------
+    TypeError
+        If a mask is not an integer (a ``bool`` is refused), or an array is not of an integer dtype.
+    ValueError
+        If a mask is outside ``0 .. 2**32 - 1``.
+
+    Examples
+    --------
     >>> format_cards(np.array([0x08140000, 0], dtype=np.uint32)).tolist()
     ['TS 9H JH', '']
     """

@@ -97,15 +97,48 @@ def score_deal(
     declared: tuple[int, int] = (0, 0),
     capot: str | None = None,
 ) -> DealScore:
-    """Match points of one deal from the two teams' raw totals.
+    """Score one deal: the match points of both teams from their raw totals.
 
     Bulgarian (docs/rules.md §7): raw totals include trick points, declarations, belots and
     valat; with ``rules.trailing_point`` a made, undoubled contract's defenders who took points but
     round to 0 get 1 match point from the bidders.  Classic (§8): raw totals include trick points
-    (capot: 252), declarations and belote; the keywords ``belot=(bidding, defenders)``,
-    ``declared=(bidding, defenders)`` and ``capot`` ("bidding", "defenders" or None) give what an
-    inside or litige deal needs (checked in both families; bulgarian scores do not read them: its raw
-    totals hold them already).
+    (capot: 252), declarations and belote; ``belot``, ``declared`` and ``capot`` give what an inside or
+    litige deal needs.  Those three keywords are
+    checked in both families; bulgarian scores do not read them: its raw totals hold them already.
+
+    Parameters
+    ----------
+    contract : Contract or str
+        The contract played (a :class:`Contract`, its text such as ``"H"``/``"NT"``/``"AT"``, or its
+        code 0..5).  Classic scores do not depend on it.
+    bidding_raw : int
+        The bidding team's raw points, a non-negative integer.
+    defenders_raw : int
+        The defending team's raw points, a non-negative integer.
+    multiplier : int, default 1
+        1, 2 (doubled) or 4 (redoubled); classic only 1.
+    rules : Rules or str, default ``BULGARIAN``
+        A :class:`Rules` or preset name.
+    belot : tuple of (int, int), default (0, 0)
+        Belote points ``(bidding, defenders)``, non-negative multiples of 20 (classic).
+    declared : tuple of (int, int), default (0, 0)
+        Declaration points ``(bidding, defenders)``, non-negative integers (classic).
+    capot : {None, "bidding", "defenders"}, default None
+        Which team took every trick (classic).
+
+    Returns
+    -------
+    DealScore
+        ``outcome`` ("made", "hanging" or "inside"), the match points ``bidding`` and ``defenders`` the
+        two teams score now, and ``hanging``: the points carried to the next deal's winner.
+
+    Raises
+    ------
+    ValueError
+        On an unknown contract or preset name, a negative or non-integer raw total, a multiplier the
+        rules do not allow, or a bad ``belot``, ``declared`` or ``capot``.
+    TypeError
+        If ``rules`` is neither a :class:`Rules` nor a ``str``.
     """
     rules = Rules.coerce(rules)
     contract = Contract.coerce(contract)

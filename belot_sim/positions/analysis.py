@@ -54,19 +54,41 @@ def layout_table(deal, worlds: int, seed: int, turned_card: int = -1) -> tuple[i
 
 
 def analyze(state, *, worlds: int = ANALYZE_WORLDS, seed: int = 0, players=tuple(PLAYERS)) -> pd.DataFrame:
-    """One row per legal card of the seat to move at ``state`` (a reference ``DealState``,
-    ``FullDealState`` in its play or ``MatchState``, or a position text as ``belot-sim analyze`` takes:
-    docs/notation.md, its ``?`` hands drawn with ``seed``), best first by ``pimc_mean``.
+    """Judge every legal card of the seat to move, exactly and over sampled layouts, with the card each bot plays.
 
-    Columns: ``card`` (index), ``name``; ``dd``: the exact double-dummy value for the mover's team
-    with the actual hands (:func:`belot_sim.solve_state`: points still to come; missing when a hand
-    is unknown, ``?`` in a position text); ``pimc_mean`` and ``pimc_se``: the mean and its standard
-    error of that value over ``worlds`` layouts of the cards the seat cannot see, consistent with
-    what it knows (the layouts ``pimc`` samples); ``p_best``: the share of those layouts in which the
-    card is best (ties count for every tied card); ``bots``: the names of ``players`` whose bot plays
-    the card (``Bot(name, rules=state.rules, seed=seed)``, with its own 20 layouts for ``pimc``; ``dd``
-    is left out when a hand is unknown).  ``attrs``: ``seat``, ``team``, ``worlds``, ``seed``,
-    ``choices`` (player → card).
+    Parameters
+    ----------
+    state : DealState, FullDealState, MatchState or str
+        A reference ``DealState``, ``FullDealState`` in its play or ``MatchState``, or a position text
+        as ``belot-sim analyze`` takes (docs/notation.md; its ``?`` hands drawn with ``seed``).
+    worlds : int, default 200
+        Layouts of the cards the seat cannot see over which each card is averaged (1..100,000).
+    seed : int, default 0
+        The layouts' and the bots' random streams, and the draw of a position text's ``?`` hands.
+    players : str or iterable of str, default every player of :data:`belot_sim.PLAYERS`
+        The players whose bots' choices fill ``bots`` (any case).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per legal card of the seat to move, best first by ``pimc_mean`` (ties by card index).
+        Columns: ``card`` (index), ``name``; ``dd``: the exact double-dummy value for the mover's team
+        with the actual hands (:func:`belot_sim.solve_state`: points still to come; missing when a hand
+        is unknown, ``?`` in a position text); ``pimc_mean`` and ``pimc_se``: the mean and its standard
+        error of that value over ``worlds`` layouts of the cards the seat cannot see, consistent with
+        what it knows (the layouts ``pimc`` samples; ``pimc_se`` NaN for one layout); ``p_best``: the
+        share of those layouts in which the card is best (ties count for every tied card); ``bots``:
+        the names of ``players`` whose bot plays the card (``Bot(name, rules=state.rules, seed=seed)``,
+        with its own 20 layouts for ``pimc``; ``dd`` is left out when a hand is unknown).  ``attrs``:
+        ``seat``, ``team``, ``worlds``, ``seed``, ``choices`` (player → card).
+
+    Raises
+    ------
+    ValueError
+        On a bad ``worlds``, ``seed`` or player name, a text that is no position, or a state with no card
+        to play (in its auction, void, over, or the mover's hand unknown).
+    TypeError
+        If ``state`` or ``players`` is of the wrong type.
     """
     from .solve import solve_state
 

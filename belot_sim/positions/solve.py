@@ -199,26 +199,67 @@ def _run(masks, contract, leader, cards, team, rules, valat, moves: bool, names:
 
 def solve(hands: Sequence, contract: Contract | str, leader: int, team: int = 0,
           rules: Rules | str = BULGARIAN) -> int:
-    """Exact points team ``team`` takes from the remaining tricks with perfect play by both sides.
+    """Compute the exact points team ``team`` takes from the remaining tricks with perfect play by both sides.
 
-    ``hands``: four masks or card strings of equal size k (1..8), indexed by seat — the last k
-    tricks of a deal; ``leader``: the seat that leads the next trick; ``team``: 0 (seats 0, 2) or
-    1 (seats 1, 3), the side that maximises (the other side minimises).  With k = 8 the team also
-    earns the 90 valat points if it can take every trick.  See the module docstring for what is
-    counted.  Raises ``ValueError``/``TypeError`` on bad input (sizes, overlaps, seats, contract).
+    With k = 8 the team also earns the 90 valat points if it can take every trick.  See the module
+    docstring for what is counted.
+
+    Parameters
+    ----------
+    hands : sequence of int or str
+        Four masks or card strings of equal size k (1..8), indexed by seat — the last k tricks of a
+        deal.
+    contract : Contract or str
+        The contract (``"H"``, ``"NT"``, ``"AT"``...), one the rules allow.
+    leader : int
+        The seat 0..3 that leads the next trick.
+    team : int, default 0
+        0 (seats 0, 2) or 1 (seats 1, 3), the side that maximises (the other side minimises).
+    rules : Rules or str, default ``BULGARIAN``
+        A :class:`Rules` or preset name.
+
+    Returns
+    -------
+    int
+        The points of ``team``.
+
+    Raises
+    ------
+    ValueError
+        On bad input (sizes, overlaps, seats, contract).
+    TypeError
+        On an argument of the wrong type.
     """
     return _run(*_prepare(hands, contract, leader, (), team, rules, None), moves=False)
 
 
 def solve_moves(hands: Sequence, contract: Contract | str, leader: int, team: int = 0,
                 rules: Rules | str = BULGARIAN, *, names: bool = False) -> dict[Card, int] | dict[str, int]:
-    """``{card: value}`` for every legal card of ``leader`` (the leader may play any card): the
-    exact points of team ``team`` after that card is led and both sides play perfectly.  The keys
-    are :class:`~belot_sim.Card` values (card indices that print as names); ``names=True``: the
-    cards' texts (``"JH"``).
+    """Value every card ``leader`` may lead: the exact points of team ``team`` after it, with perfect play.
 
-    Same arguments as :func:`solve`; ``max`` of the values is :func:`solve` when ``team`` is the
+    The leader may play any card.  ``max`` of the values is :func:`solve` when ``team`` is the
     leader's team, ``min`` otherwise.
+
+    Parameters
+    ----------
+    hands, contract, leader, team, rules
+        As in :func:`solve`.
+    names : bool, default False
+        Key the result by the cards' texts (``"JH"``) instead of :class:`~belot_sim.Card` values.
+
+    Returns
+    -------
+    dict of Card to int, or dict of str to int
+        ``{card: value}`` for every card of ``leader``: the exact points of team ``team`` after that
+        card is led and both sides play perfectly.  The keys are :class:`~belot_sim.Card` values (card
+        indices that print as names), or texts with ``names=True``.
+
+    Raises
+    ------
+    ValueError
+        On bad input (sizes, overlaps, seats, contract).
+    TypeError
+        On an argument of the wrong type.
     """
     return _run(*_prepare(hands, contract, leader, (), team, rules, None), moves=True, names=names)
 
@@ -226,16 +267,49 @@ def solve_moves(hands: Sequence, contract: Contract | str, leader: int, team: in
 def solve_position(hands: Sequence, contract: Contract | str, leader: int, trick: Iterable = (), team: int = 0,
                    rules: Rules | str = BULGARIAN, *, valat: bool | None = None, moves: bool = False,
                    names: bool = False) -> int | dict[Card, int] | dict[str, int]:
-    """:func:`solve` (or :func:`solve_moves` with ``moves=True``) from the middle of a trick.
+    """Compute :func:`solve` (or :func:`solve_moves` with ``moves=True``) from the middle of a trick.
 
-    ``trick``: the cards already on the table, in playing order from ``leader`` (the seat that led
-    it), as cards (indices or text) or ``(seat, card)`` pairs; their points go to whoever wins the
-    trick and are part of the value.  ``hands``: the cards still held — a seat that already played
-    to the trick holds one card less than the others.  ``valat``: whether the team can still earn
-    the 90 valat points (it has won every earlier trick of the deal); by default only within the
-    deal's first trick.  With ``moves=True`` returns ``{card: value}`` for the seat to move (keys as
-    :func:`solve_moves`'s, ``names=True`` for texts).
+    Parameters
+    ----------
+    hands : sequence of int or str
+        The cards still held, four masks or card strings indexed by seat — a seat that already
+        played to the trick holds one card less than the others.
+    contract : Contract or str
+        The contract, one the rules allow.
+    leader : int
+        The seat 0..3 that led the trick in progress (or leads the next one when ``trick`` is empty).
+    trick : iterable, default ()
+        The cards already on the table (at most 3, each a legal play), in playing order from
+        ``leader``, as cards (indices or text; also one text such as ``"7S 8S"``) or
+        ``(seat, card)`` pairs; their points go to whoever wins the trick and are part of the value.
+    team : int, default 0
+        0 (seats 0, 2) or 1 (seats 1, 3), the side that maximises.
+    rules : Rules or str, default ``BULGARIAN``
+        A :class:`Rules` or preset name.
+    valat : bool, optional
+        Whether the team can still earn the 90 valat points (it has won every earlier trick of the
+        deal); ``None`` (default): only within the deal's first trick.
+    moves : bool, default False
+        Return ``{card: value}`` for the seat to move instead of the value.
+    names : bool, default False
+        With ``moves=True``, key the result by the cards' texts, as :func:`solve_moves`.
 
+    Returns
+    -------
+    int or dict
+        The points of ``team``; with ``moves=True`` ``{card: value}`` for the seat to move (keys as
+        :func:`solve_moves`'s).
+
+    Raises
+    ------
+    ValueError
+        On bad input (sizes, overlaps, seats, contract, a card on the table that was not a legal
+        play).
+    TypeError
+        On an argument of the wrong type.
+
+    Examples
+    --------
     >>> solve_position(["AS", "", "TS", "8S"], "H", leader=1, trick=["7S"])
     31
     """
@@ -245,13 +319,35 @@ def solve_position(hands: Sequence, contract: Contract | str, leader: int, trick
 
 def solve_state(state, team: int | None = None, *, moves: bool = False, names: bool = False
                 ) -> int | dict[Card, int] | dict[str, int]:
-    """Double-dummy value of a reference :class:`~belot_sim.reference.DealState` from where it is.
+    """Compute the double-dummy value of a reference :class:`~belot_sim.reference.DealState` from where it is.
 
-    ``team`` defaults to the team of the seat to move.  Only what is still to come is counted
-    (the tricks already won and belots already decided are not); valat counts if ``team`` has won
-    every completed trick.  With ``moves=True`` returns ``{card: value}`` for the seat to move (keys as
-    :func:`solve_moves`'s, ``names=True`` for texts).  A
-    state with unknown hands (a position text with ``?``) is refused: its filled-in hands are a guess.
+    Only what is still to come is counted (the tricks already won and belots already decided are
+    not); valat counts if ``team`` has won every completed trick.
+
+    Parameters
+    ----------
+    state : DealState
+        The deal in progress, every hand known.  A state with unknown hands (a position text with
+        ``?``) is refused: its filled-in hands are a guess.
+    team : int, optional
+        0 or 1, the side that maximises; default the team of the seat to move.
+    moves : bool, default False
+        Return ``{card: value}`` for the seat to move instead of the value.
+    names : bool, default False
+        With ``moves=True``, key the result by the cards' texts, as :func:`solve_moves`.
+
+    Returns
+    -------
+    int or dict
+        The points of ``team``; with ``moves=True`` ``{card: value}`` for the seat to move (keys as
+        :func:`solve_moves`'s).
+
+    Raises
+    ------
+    TypeError
+        If ``state`` is not a reference ``DealState``, or ``team`` is not an integer.
+    ValueError
+        If the deal is over, a hand is unknown, or ``team`` is not 0 or 1.
     """
     from ..reference.deal import DealState
 

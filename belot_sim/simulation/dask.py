@@ -30,22 +30,51 @@ def deal_partition(start: int, n: int, threads: int | None, plan: DealPlan, colu
 
 def simulate_dask(n: int, *, partition_size: int = DEFAULT_PARTITION, start: int = 0, threads: int | None = None,
                   **simulate_kwargs) -> dask.dataframe.DataFrame:  # noqa: F821 (dask: an optional extra)
-    """``simulate(n, ...)`` as a lazy ``dask.dataframe.DataFrame``: one task per partition of
-    ``partition_size`` consecutive deal ids, indexed by ``deal_id`` with known divisions.
+    """Build ``simulate(n, ...)`` as a lazy ``dask.dataframe.DataFrame``, one task per partition.
 
-    ``simulate_dask(n, **kw).compute().reset_index()`` equals ``simulate(n, **kw)`` row for row;
-    any ``partition_size`` gives the same rows (text, the ``auction`` column, in the string dtype of
-    Dask's ``dataframe.convert-string`` setting).  Arguments as :func:`belot_sim.simulate` (``plays``
-    and ``calls`` are not offered: write a dataset with ``simulate_to_parquet(..., client=)`` for
-    them; nor is ``progress``: Dask's own progress bar or dashboard shows a computation);
-    ``threads``: Numba threads per task (default 1, see the module docstring).  Nothing is
-    computed until asked (``.compute()``, ``.persist()``, an aggregate...), on the default or the
-    current ``distributed`` client.  From 15 partitions on, Dask's default ``split_out`` makes a
-    ``groupby`` aggregate a shuffle; with few groups (contracts, seats) ``.mean(split_out=1)`` keeps
-    it a plain reduction (never slower in the rounds of ``benchmarks/datasets.py``, up to 0.14 of
-    ``simulate(threads=2)``'s rate faster; ``benchmarks/RESULTS.md``).  With bidders, void deals
-    (everybody passed) have no contract: pandas' ``groupby("contract")`` leaves them out, Dask's keeps
-    them as a ``NaN`` group unless ``groupby("contract", dropna=True)``.
+    Each partition holds ``partition_size`` consecutive deal ids; the frame is indexed by ``deal_id``
+    with known divisions.  ``simulate_dask(n, **kw).compute().reset_index()`` equals ``simulate(n, **kw)``
+    row for row; any ``partition_size`` gives the same rows (text, the ``auction`` column, in the string
+    dtype of Dask's ``dataframe.convert-string`` setting).  ``plays`` and ``calls`` are not offered: write
+    a dataset with ``simulate_to_parquet(..., client=)`` for them; nor is ``progress``: Dask's own progress
+    bar or dashboard shows a computation.  Nothing is computed until asked (``.compute()``, ``.persist()``,
+    an aggregate...), on the default or the current ``distributed`` client.
+
+    From 15 partitions on, Dask's default ``split_out`` makes a ``groupby`` aggregate a shuffle; with few
+    groups (contracts, seats) ``.mean(split_out=1)`` keeps it a plain reduction (never slower in the rounds
+    of ``benchmarks/datasets.py``, up to 0.14 of ``simulate(threads=2)``'s rate faster;
+    ``benchmarks/RESULTS.md``).  With bidders, void deals (everybody passed) have no contract: pandas'
+    ``groupby("contract")`` leaves them out, Dask's keeps them as a ``NaN`` group unless
+    ``groupby("contract", dropna=True)``.
+
+    Parameters
+    ----------
+    n : int
+        The number of deals (ids ``start .. start+n-1``).
+    partition_size : int, default 1_000_000
+        Deals per partition (one task each).
+    start : int, default 0
+        The first deal id.
+    threads : int, optional
+        Numba threads per task (default 1).
+    **simulate_kwargs
+        The other keywords of :func:`belot_sim.simulate` that choose the deals, with its defaults:
+        ``rules``, ``contract``, ``declarer``, ``players``, ``bidders``, ``seed``, ``multiplier``,
+        ``worlds``, ``bidder_options`` (``plays`` and ``calls`` only false).
+
+    Returns
+    -------
+    dask.dataframe.DataFrame
+        The deals frame of :func:`belot_sim.simulate`, indexed by ``deal_id``, not yet computed.
+
+    Raises
+    ------
+    ImportError
+        If Dask (the ``dask`` extra: ``dask[dataframe]`` and ``distributed``) is not installed.
+    ValueError
+        With ``plays=True`` or ``calls=True``, or a bad argument.
+    TypeError
+        On an unknown keyword (``progress`` included).
     """
     require("simulate_dask")
     import dask.dataframe as dd

@@ -55,26 +55,52 @@ def match_tournament(a, b, n: int, *, rules: Rules | str = "bulgarian", seed: in
                      ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
     """Play ``n`` duplicate matches (ids ``start .. start+n-1``) between teams ``a`` and ``b``.
 
-    ``a``, ``b``: ``(bidder, player)`` pairs such as ``("mc", "hard")`` or texts ``"mc:hard"``.
-    ``rules``, ``seed``, ``threads``, ``worlds``, ``bidder_options``, ``max_deals``, ``progress``: as
-    :func:`belot_sim.simulate_matches` (``bidder_options`` apply to both teams' bidders).
+    Every match is played twice on the same cards, the seats swapped.  Without ``per_deal`` the matches
+    are played in blocks of :data:`BLOCK_MATCHES` and only integer sums are kept, so memory stays
+    bounded for any ``n``; the table is the same either way (exact sums, then one division).
 
-    Returns a frame like :func:`belot_sim.simulation.tournament`'s, index ``contract``: one row per contract
-    and ``"all"``.  ``all``: ``deals`` (paired deals), ``mean_edge`` (match points per deal in
-    ``a``'s favour, each deal's own ``score0``/``score1``: hanging points a later deal collects
-    count in the matches' totals, not in any deal's edge) with ``ci_low``/``ci_high`` (95 % normal
-    interval over the paired deals), and
-    ``match_win_rate`` (matches won by ``a``, both plays of each match counted) with
-    ``win_ci_low``/``win_ci_high`` (95 % normal interval over the match pairs, clipped to [0, 1]).
-    A contract's row: the plays of paired deals that ended in it (each play its own auction),
-    ``deals`` = plays, the edge of those plays alone (not duplicate-paired); its win columns are
-    NaN.  ``n`` is at least 1.  ``attrs``: the teams, ``n``,
-    ``seed``, ``void_plays``, ``unpaired_deals``.  With ``per_deal=True`` returns ``(table, deals)``:
-    one row per paired deal — ``match_id, deal, deal_id, dealer`` and for each play (``_1`` with
-    ``a`` in seats 0/2, ``_2`` swapped) ``contract, declarer, multiplier, auction, outcome, score_a,
-    score_b``, then ``edge``.  Without it the matches are played in blocks of
-    :data:`BLOCK_MATCHES` and only integer sums are kept, so memory stays bounded for any ``n``;
-    the table is the same either way (exact sums, then one division).
+    Parameters
+    ----------
+    a, b : tuple of (str, str) or str
+        The teams: ``(bidder, player)`` pairs such as ``("mc", "hard")`` or texts ``"mc:hard"``
+        (:data:`belot_sim.BIDDERS`, :data:`belot_sim.PLAYERS`; any case).
+    n : int
+        The number of duplicate matches, at least 1.
+    rules : Rules or str, default "bulgarian"
+        As :func:`belot_sim.simulate_matches`.
+    seed, start, threads, worlds
+        As :func:`belot_sim.simulate_matches`.
+    bidder_options : dict, optional
+        As :func:`belot_sim.simulate_matches`; they apply to both teams' bidders.
+    max_deals, progress
+        As :func:`belot_sim.simulate_matches`.
+    per_deal : bool, default False
+        Also return the paired deals, one row each (all ``n`` matches then are played as one block).
+
+    Returns
+    -------
+    pandas.DataFrame or tuple of (pandas.DataFrame, pandas.DataFrame)
+        A frame like :func:`belot_sim.tournament`'s, index ``contract``: one row per contract and
+        ``"all"``.  ``all``: ``deals`` (paired deals), ``mean_edge`` (match points per deal in ``a``'s
+        favour, each deal's own ``score0``/``score1``: hanging points a later deal collects count in
+        the matches' totals, not in any deal's edge) with ``ci_low``/``ci_high`` (95 % normal interval
+        over the paired deals), and ``match_win_rate`` (matches won by ``a``, both plays of each match
+        counted) with ``win_ci_low``/``win_ci_high`` (95 % normal interval over the match pairs,
+        clipped to [0, 1]).  A contract's row: the plays of paired deals that ended in it (each play
+        its own auction), ``deals`` = plays, the edge of those plays alone (not duplicate-paired); its
+        win columns are NaN.  ``attrs``: the teams (``a``, ``b`` as ``"bidder:player"``), ``n``,
+        ``seed``, ``void_plays``, ``unpaired_deals``.
+
+        With ``per_deal=True``, ``(table, deals)``: ``deals`` has one row per paired deal —
+        ``match_id, deal, deal_id, dealer`` and for each play (``_1`` with ``a`` in seats 0/2, ``_2``
+        swapped) ``contract, declarer, multiplier, auction, outcome, score_a, score_b``, then ``edge``.
+
+    Raises
+    ------
+    ValueError
+        On a bad team (not a pair, an unknown bidder or player) or another bad argument.
+    TypeError
+        If a team's names are not text, or an argument has the wrong type.
     """
     team_a, team_b = check_team(a, "a"), check_team(b, "b")
     n = check_int(n, "n", 1, MAX_MATCH_ID + 1)
@@ -183,9 +209,21 @@ def _row(count: int, total: int, squares: int, *, scale: int, wins=None) -> dict
 
 
 def format_match_tournament(table: pd.DataFrame) -> str:
-    """A printable table: edges with their 95 % intervals (``n/a`` for a row of one play), and the
-    match win rate (its interval ``n/a`` for one match), the teams named ``(A)`` and ``(B)`` when both
-    are the same."""
+    """Format a :func:`match_tournament` table as printable text.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A table :func:`match_tournament` returned; its ``attrs`` name the teams (``a``, ``b``) and give
+        the number of duplicate matches (``n``) for the title.
+
+    Returns
+    -------
+    str
+        A title, then per contract its deals and edge with its 95 % interval (``n/a`` for a row of one
+        play), and the match win rate (its interval ``n/a`` for one match), with a note under the table
+        when an interval is ``n/a``; the teams named ``(A)`` and ``(B)`` when both are the same.
+    """
     a, b = side_names(table.attrs.get("a", "a"), table.attrs.get("b", "b"))
     lines = duplicate_lines(table, a, b, "matches")
     row = table.loc["all"]

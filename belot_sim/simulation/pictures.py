@@ -78,8 +78,39 @@ def picture_of(obj, *, plays: pd.DataFrame | None = None, tricks: bool = False) 
 
 
 def write_svg(obj, path: str | os.PathLike, *, plays: pd.DataFrame | None = None, tricks: bool = False) -> Path:
-    """Write the picture of ``obj`` — a ``simulate`` deal row (``deals.iloc[i]``, with ``plays`` its tricks),
-    a reference state, a position text or a :class:`~belot_sim.game.picture.Picture` — as an SVG file at
-    ``path`` (written whole or not at all); ``tricks``: draw the tricks played.  Returns the path."""
+    """Write the picture of a deal row, a reference state, a position text or a picture as an SVG file.
+
+    The file is written whole or not at all (a temporary file beside ``path``, then renamed).
+
+    Parameters
+    ----------
+    obj : pandas.Series, DealState, FullDealState, MatchState, str or Picture
+        A ``simulate`` deal row (``deals.iloc[i]``), a reference state, a position text
+        (docs/notation.md; ``?`` hands are drawn as card backs) or a
+        :class:`~belot_sim.game.picture.Picture` (written as it is).
+    path : str or os.PathLike
+        The SVG file to write; its folder must exist.
+    plays : pandas.DataFrame, optional
+        With a deal row: ``simulate(..., plays=True)``'s plays frame, whose tricks of that deal are
+        then drawn.
+    tricks : bool, default False
+        Draw the tricks played (a reference state's; a deal row's are drawn whenever ``plays`` is
+        given).
+
+    Returns
+    -------
+    pathlib.Path
+        ``path``.
+
+    Raises
+    ------
+    TypeError
+        If ``obj`` is none of these.
+    ValueError
+        If a position text is not valid, a deal row or ``plays`` lacks columns, or ``plays`` does not
+        hold the deal's 32 cards.
+    FileNotFoundError
+        If the folder of ``path`` does not exist.
+    """
     text = picture_of(obj, plays=plays, tricks=tricks).to_svg()
     return write_atomically(path, lambda tmp: Path(tmp).write_text(text, encoding="utf-8"))

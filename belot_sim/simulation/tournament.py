@@ -29,19 +29,44 @@ def tournament(a: str, b: str, n: int, *, rules="bulgarian", contract=None, decl
                partition_size: int = CLIENT_PARTITION) -> pd.DataFrame:
     """Play ``n`` duplicate deals (ids ``start .. start+n-1``) between players ``a`` and ``b``.
 
-    ``contract``, ``declarer``, ``bidders``, ``seed``, ``start``, ``threads``, ``progress``,
-    ``worlds``, ``bidder_options`` as in :func:`belot_sim.simulate` (default: a random contract
-    and declarer per deal; with ``bidders`` the auction decides, the same in both plays since it
-    does not depend on the players; void deals count as an edge of 0 in ``all``).  ``client``: a
-    Dask ``distributed.Client`` whose workers play partitions of ``partition_size`` deals
-    (:mod:`belot_sim.simulation.dask`); the table is the same.  Memory does not grow with ``n``: each
-    block's edges are summed by contract as integers (:func:`duplicate_sums`), so the table is
-    exact and the same for any blocks, threads or client.
+    Every deal is played twice on the same cards, contract and declarer (undoubled): once with ``a``
+    in seats 0/2, once with the seats swapped; its edge is ``a``'s raw points minus ``b``'s, averaged
+    over the two plays.  Memory does not grow with ``n``: each block's edges are summed by contract as
+    integers (:func:`duplicate_sums`), so the table is exact and the same for any blocks, threads or
+    client.
 
-    Returns one row per contract played plus ``"all"`` (index ``contract``), columns: ``deals``,
-    ``mean_edge`` (raw points per deal in ``a``'s favour), ``ci_low``/``ci_high`` (95% normal
-    interval of the mean; NaN for a row of one deal, printed ``n/a`` by :func:`format_tournament`),
-    ``a_better``/``b_better``/``equal`` (fractions of deals).
+    Parameters
+    ----------
+    a, b : str
+        The two players' names (:data:`belot_sim.PLAYERS`); they may be the same.
+    n : int
+        The number of duplicate deals, at least 1.
+    rules : Rules or str, default "bulgarian"
+        A :class:`Rules` or preset name.
+    contract : str or sequence of str, optional
+        As in :func:`belot_sim.simulate` (default: a random contract per deal).
+    declarer : int, optional
+        Seat 0..3, as in :func:`belot_sim.simulate` (default: a random declarer per deal).
+    bidders : str or sequence of str, optional
+        As in :func:`belot_sim.simulate`: with ``bidders`` the auction decides, the same in both plays
+        since it does not depend on the players; void deals count as an edge of 0 in ``all``.
+    seed, start, threads, progress, worlds, bidder_options
+        As in :func:`belot_sim.simulate` (``seed`` 0, ``start`` 0, ``threads``: Numba's current
+        setting, ``progress``: a bar once the run is long).
+    client : distributed.Client, optional
+        A Dask client whose workers play partitions of ``partition_size`` deals
+        (:mod:`belot_sim.simulation.dask`); the table is the same.
+    partition_size : int, default 100_000
+        Duplicate deals per task on a client (checked also without one).
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per contract played plus ``"all"`` (index ``contract``), columns: ``deals``,
+        ``mean_edge`` (raw points per deal in ``a``'s favour), ``ci_low``/``ci_high`` (95% normal
+        interval of the mean; NaN for a row of one deal, printed ``n/a`` by :func:`format_tournament`),
+        ``a_better``/``b_better``/``equal`` (fractions of deals).  ``attrs`` holds ``a``, ``b``, ``n``
+        and ``seed``.
     """
     first, second = duplicate_plans(a, b, rules=rules, contract=contract, declarer=declarer, bidders=bidders,
                                     seed=seed, worlds=worlds, bidder_options=bidder_options)
@@ -128,8 +153,21 @@ def _summary(deals: int, twice: int, squares: int, a_better: int, b_better: int)
 
 
 def format_tournament(table: pd.DataFrame) -> str:
-    """A printable table: edges with their 95% intervals (``n/a`` for a row of one deal) and the win
-    fractions, the sides named ``(A)`` and ``(B)`` when both are the same player."""
+    """Format a :func:`tournament` table as printable text.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        A table :func:`tournament` returned; its ``attrs`` name the players (``a``, ``b``) and give
+        the number of duplicate deals (``n``) for the title.
+
+    Returns
+    -------
+    str
+        A title, then per contract its deals, edge with its 95% interval (``n/a`` for a row of one
+        deal, explained by a note under the table) and the win fractions, the sides named ``(A)`` and
+        ``(B)`` when both are the same player.
+    """
     a, b = side_names(table.attrs.get("a", "a"), table.attrs.get("b", "b"))
     a_better, b_better = a + " better", b + " better"
     width = max(14, len(a_better), len(b_better))
