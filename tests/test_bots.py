@@ -217,7 +217,8 @@ def test_bad_questions_are_refused(make, call, pattern):
 
 
 def test_a_match_target_of_its_own_is_not_other_rules():
-    """No decision of a deal reads the match target, so a bot answers states of any target alike."""
+    """No card and no heuristic call reads the match target, so a bot answers states of any target alike (the
+    neural bidder reads the score towards the target: test_neural_bidder.py)."""
     short = bs.BULGARIAN.replace(match_target=101)
     deal = random_deal(random.Random(3), "H", short)
     same = random_deal(random.Random(3), "H", bs.BULGARIAN)

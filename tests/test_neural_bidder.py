@@ -18,6 +18,7 @@ import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.kernels.bid_models import neural_bidder
 from belot_sim.kernels.bid_models.codes import HEURISTIC, NEURAL_BIDDER
+from belot_sim.kernels.core.dealing import deal_pack
 from belot_sim.kernels.core import layouts as L
 from belot_sim.kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME
 from belot_sim.kernels.core.rule_flags import flags_of
@@ -31,8 +32,13 @@ ROOT = Path(__file__).resolve().parent.parent
 BID_NAMES = CALL_NAMES[1:]  # the calls a seat's history records
 
 
-def reference_inputs(auction: ref.AuctionState, hand5: int, declarations: bool = True) -> np.ndarray:
-    """The bidder's inputs, written out from the reference auction (layout ``CALL_OBSERVATION``)."""
+SCORE_STEPS = [10, 20, 30, 40, 50, 60, 70, 80, 90, 100, 105, 110, 115, 120, 125, 130, 135, 140, 145, 150]
+
+
+def reference_inputs(auction: ref.AuctionState, hand5: int, declarations: bool = True,
+                     score: tuple[int, int] = (0, 0)) -> np.ndarray:
+    """The bidder's inputs, written out from the reference auction (layout ``CALL_OBSERVATION``) at the
+    match score ``score`` (teams 0 and 1, towards 151)."""
     x = np.zeros(L.B_SIZE, dtype=np.int8)
     seat = auction.to_move
     for c in range(32):
@@ -49,11 +55,15 @@ def reference_inputs(auction: ref.AuctionState, hand5: int, declarations: bool =
         if call != "pass":
             x[L.B_CALLED + (caller - seat) % 4 * len(BID_NAMES) + BID_NAMES.index(call)] = 1
     x[L.B_DECLARATIONS] = declarations
+    ours, theirs = score[seat % 2], score[1 - seat % 2]
+    for k, step in enumerate(SCORE_STEPS):
+        x[L.B_SCORE + k], x[L.B_SCORE + len(SCORE_STEPS) + k] = ours >= step, theirs >= step
     return x
 
 
-def kernel_inputs(auction: ref.AuctionState, hand5: int, rules) -> np.ndarray:
+def kernel_inputs(auction: ref.AuctionState, hand5: int, rules, score: tuple[int, int] = (0, 0)) -> np.ndarray:
     state = np.zeros(L.A_SIZE, dtype=np.int64)
+    state[L.A_SCORE:L.A_SCORE + 2] = score
     state[L.A_CONTRACT] = -1 if auction.contract is None else int(auction.contract)
     state[L.A_DECLARER], state[L.A_MULTIPLIER], state[L.A_PASSES] = auction.declarer, auction.multiplier, auction.passes
     state[L.A_N_CALLS], state[L.A_DEALER], state[L.A_TO_MOVE] = len(auction.calls), auction.dealer, auction.to_move
@@ -61,6 +71,12 @@ def kernel_inputs(auction: ref.AuctionState, hand5: int, rules) -> np.ndarray:
     obs = np.empty(L.B_SIZE, dtype=np.int8)
     neural_bidder.encode_call(obs, np.int64(hand5), auction.to_move, state, flags_of(bs.Rules.coerce(rules)))
     return obs
+
+
+def pack_of(seed: int, deal_id: int) -> list[int]:
+    pack = np.empty(32, dtype=np.int64)
+    deal_pack(np.uint64(seed), deal_id, pack)
+    return pack.tolist()
 
 
 def random_auctions(seed: int, n: int):
@@ -78,14 +94,45 @@ def random_auctions(seed: int, n: int):
 
 def test_the_inputs_are_the_reference_auctions():
     checked = set()
+    rng = random.Random(6)
     for deal in random_auctions(5, 120):
         a = deal.auction
         hand5 = deal.first_hands[a.to_move]
+        score = (rng.choice([0, 9, 10, 99, 100, 104, 150, 151, 160, -20]), rng.randrange(-5, 170))
         for rules in ("bulgarian", bs.Rules.preset("bulgarian").replace(declarations=False)):
-            expected = reference_inputs(a, hand5, bs.Rules.coerce(rules).declarations)
-            assert np.array_equal(kernel_inputs(a, hand5, rules), expected), (a.calls, rules)
+            expected = reference_inputs(a, hand5, bs.Rules.coerce(rules).declarations, score)
+            assert np.array_equal(kernel_inputs(a, hand5, rules, score), expected), (a.calls, rules, score)
         checked.add((a.contract is not None, a.multiplier, a.passes))
     assert len(checked) >= 8  # contracts or none, doubled and redoubled, every count of passes
+
+
+@pytest.mark.parametrize("target", [151, 101])
+def test_a_bot_in_a_match_calls_as_the_match_kernel(target):
+    """The match score reaches the bidder the same way in both: every call of ``simulate_matches``'s
+    neural seats is the call ``Bot.bid`` makes in the reference ``MatchState`` of the same packs."""
+    rules, seed = bs.BULGARIAN.replace(match_target=target), 3
+    bidders = ("neural", "heuristic") * 2
+    matches, deals, plays, calls = bs.simulate_matches(12, rules=rules, players="hard", bidders=bidders, seed=seed,
+                                                       plays=True, calls=True)
+    bot = Bot("hard", rules=rules, bidder="neural")
+    call_map = {d: list(zip(g["seat"], g["call"])) for d, g in calls.groupby("deal_id", sort=False)}
+    play_map = {d: list(zip(g["seat"], g["card"])) for d, g in plays.groupby("deal_id", sort=False)}
+    scores_seen, score_mattered = set(), 0
+    for m in matches.itertuples(index=False):
+        rows = deals[deals["match_id"] == m.match_id]
+        packs = [pack_of(seed, d) for d in rows["deal_id"]]
+        st = ref.MatchState(rules, dealer=int(m.first_dealer), packs=iter(packs), max_deals=m.deals)
+        for deal_id in rows["deal_id"]:
+            for seat, call in call_map[deal_id]:
+                if bidders[seat] == "neural":
+                    assert bot.bid(st) == call, (m.match_id, deal_id, st.scores)
+                    scores_seen.add(st.scores)
+                    score_mattered += bot.bid(st.deal) != call  # the deal alone: 0 : 0
+                st.play(call)
+            for _seat, card in play_map.get(deal_id, []):
+                st.play(card)
+        assert st.winner == m.winner
+    assert len(scores_seen) > 40 and score_mattered > 0
 
 
 def test_the_bidder_makes_the_legal_call_it_values_most():
@@ -147,12 +194,14 @@ def test_the_heuristics_calls_are_worth_what_the_deal_scored():
     for row, i in enumerate(deal_of_row):
         d = deals.iloc[i]
         seat = (d["dealer"] + 1 + position[row]) % 4
-        score = 0 if pd.isna(d["contract"]) else (d["score0"] - d["score1"]) * (1 if seat % 2 == 0 else -1)
-        assert data["values"][row, data["heuristic"][row]] == score
+        ours, theirs = (0, 0) if pd.isna(d["contract"]) else (d[f"score{seat % 2}"], d[f"score{1 - seat % 2}"])
+        assert data["values"][row, data["heuristic"][row]] == ours - theirs
+        assert data["own"][row, data["heuristic"][row]] == ours
         checked += 1
     assert checked > 2 * n
     legal = data["values"] != NOT_LEGAL_CALL
     assert legal[:, 0].all() and (legal.sum(axis=1) >= 2).all()
+    assert np.array_equal(legal, data["own"] != NOT_LEGAL_CALL)
 
 
 def test_the_training_script_runs_two_rounds_and_resumes(tmp_path):
@@ -160,11 +209,11 @@ def test_the_training_script_runs_two_rounds_and_resumes(tmp_path):
     digest), the weights and the curve are written, and a rerun finds everything there."""
     command = [sys.executable, str(ROOT / "scripts" / "train_bidder.py"), "--out", str(tmp_path), "--shards", "2",
                "--round-shards", "2", "--rounds", "2", "--deals", "40", "--epochs", "1", "--hidden", "8", "8",
-               "--threads", "1", "--eval-matches", "0"]
+               "--threads", "1", "--eval-matches", "0", "--odds-deals", "300", "--odds-matches", "10"]
     done = subprocess.run(command, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stderr[-3000:]
     first = {p.name: p.read_bytes() for p in tmp_path.glob("*.npz")}
-    assert set(first) == {"bidder-0.npz", "bidder-1.npz", "bidder.npz"}
+    assert set(first) == {"bidder-0.npz", "bidder-1.npz", "bidder.npz", "odds.npz"}
     assert first["bidder.npz"] == first["bidder-1.npz"] != first["bidder-0.npz"]
     shapes = [a.shape for a in neural_bidder.load_weights(tmp_path / "bidder.npz")]
     assert shapes == [(neural_bidder.INPUTS, 8), (8,), (8, 8), (8,), (8, 9), (9,)]

@@ -8,7 +8,9 @@ deal of a :class:`~belot_sim.reference.MatchState`.  The seat to move is shown w
 hand, the cards played, the trick, contract and declarer, the voids the play showed, the declarations
 shown after the first trick, the partner card of an announced belot and, in classic, the turned card
 the declarer took (the public view the play loop keeps; a ``DealState`` has no auction, so no turned
-card) — ``dd`` excepted, which is shown every hand (perfect information).
+card) — ``dd`` excepted, which is shown every hand (perfect information).  A bidder asked about a
+``MatchState`` also sees the match score (the ``neural`` bidder reads it, as in ``simulate_matches``); about
+a deal alone, 0 : 0.
 
 Random values (``random``'s card, ``pimc``'s layouts and ties, the ``random`` and ``mc`` bidders):
 

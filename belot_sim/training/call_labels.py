@@ -4,8 +4,10 @@ the ``neural`` bidder's labels (:mod:`belot_sim.kernels.bid_models.neural_bidder
 Deal ``i`` of a seed is :func:`simulate`'s deal ``i`` (the same pack and dealer).  Its seats call as their
 bidder models (:func:`deal_models`: every seat ``heuristic`` in round 0; from round 1 on, one team the
 ``neural`` bidder whose weights the process holds, the other ``heuristic`` or ``neural`` too), except
-that at each call, with probability ``explore``, the seat makes a uniformly random legal call instead (so
-the data also holds the positions a bidder that differs from the models leads to).  At every call, for
+that at each call of the learning team (seat ``deal_id % 2`` and its partner: the team the bidder sits in
+from round 1 on), with probability ``explore``, the seat makes a uniformly random legal call instead (so the
+data also holds the positions a bidder that differs from the models leads to).  The other team never calls
+at random: its calls are evidence about its cards exactly as a model's are in play.  At every call, for
 each legal call: make it, let every seat — the caller included — finish the auction as its model would,
 and play the final contract out with ``policies`` (the same play stream for every call: common random
 numbers); the call's value is the caller's team's match points minus the other team's (a void deal is
@@ -93,7 +95,7 @@ def label_auction(seed, deal_id, round_, flags, explore, policies, weights, work
                 model_call(HEURISTIC, legal, hands5[seat], seat, state, 0, flags, -1, weights)
             row += 1
         rng, u = next_u64(rng)
-        if (u >> np.uint64(11)) * (1.0 / 9007199254740992.0) < explore:
+        if (seat & 1) == (deal_id & 1) and (u >> np.uint64(11)) * (1.0 / 9007199254740992.0) < explore:
             rng, u = next_u64(rng)
             k = scale32(u >> np.uint64(32), popcount(legal))
             code = 0
@@ -111,7 +113,8 @@ def label_calls(seed, start, n, round_, flags, explore, policies, weights, n_thr
                 heuristic_out, counts):
     """:func:`label_auction` for deals ``start .. start + n - 1``: deal ``start + i``'s rows are
     ``MAX_CALLS * i .. MAX_CALLS * i + counts[i] - 1`` of ``bits_out`` (uint64[MAX_CALLS * n, CALL_WORDS]),
-    ``values_out`` (int16[MAX_CALLS * n, 9]), ``own_out`` (the same: the caller's team's points alone) and ``heuristic_out`` (int8[MAX_CALLS * n]: the heuristic's call)."""
+    ``values_out`` (int16[MAX_CALLS * n, 9]), ``own_out`` (the same: the caller's team's points alone) and
+    ``heuristic_out`` (int8[MAX_CALLS * n]: the heuristic's call)."""
     for t in prange(n_threads):
         belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, 1, None)
         work = (belot_open, view, no_record, ctx, tt, scratch, np.empty(4, dtype=np.int64))

@@ -44,8 +44,9 @@ from .labels import WORDS, label_deals, owner_deals
 
 #: Shards without an auction (of calls: without declarations): one in this many.
 RANDOM_CONTRACT_EVERY = 4
-#: Calls made at random instead of the heuristic's in the auctions of call shards (:mod:`.call_labels`).
-CALL_EXPLORE = 0.15
+#: Calls of the learning team made at random instead of its models' in the auctions of call shards
+#: (:mod:`.call_labels`).
+CALL_EXPLORE = 0.05
 
 
 @dataclass(frozen=True)
