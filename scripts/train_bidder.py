@@ -165,7 +165,7 @@ def run(args) -> Path:
     last = args.rounds - 1
     shutil.copy(args.out / ("fit" if last == 0 else f"fit-{last}") / "curve.csv", args.out / "curve.csv")
     plot_values_curve(args.out / "curve.csv", args.out / "curve.png", "match-winning chance per call (%)",
-                      "validation: winning chance lost by the preferred call")
+                      "validation: chance lost by the preferred call")
     return final
 
 

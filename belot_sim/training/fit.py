@@ -3,11 +3,11 @@
 A network ``inputs`` → ``H1`` → ``H2`` → ``outputs`` (ReLU) learns one of :data:`TASKS`: the ``neural``
 player's (:mod:`belot_sim.kernels.policies.neural`) each legal card's double-dummy value in the true deal
 from the seat's observation (:mod:`.labels`); the card-ownership model's holders of the unseen cards; the
-``neural`` bidder's (:mod:`belot_sim.kernels.bid_models.neural_bidder`) each legal call's match points
-(:mod:`.call_labels`).  For cards and calls only the differences between the legal choices decide, so the
-loss is the squared error of the values *centred on their mean over the legal choices* (in units of
-:data:`VALUE_SCALE` points): the network need not guess how many points the rest of the deal holds,
-only which choice is worth more.
+``neural`` bidder's (:mod:`belot_sim.kernels.bid_models.neural_bidder`) each legal call's chance of winning
+the match (:mod:`.call_labels`, :mod:`.match_odds`).  For cards and calls only the differences between the
+legal choices decide, so the loss is the squared error of the values *centred on their mean over the legal
+choices* (in units of :data:`VALUE_SCALE` points or percentage points): the network need not guess how many
+points the rest of the deal holds, only which choice is worth more.
 
 :func:`fit` runs epochs over the shards in an order drawn from the seed and the epoch, writes a
 checkpoint after every epoch (``checkpoint.pt``, whole or not at all) and resumes from it; the curve
@@ -132,7 +132,8 @@ class ValuesTask:
 
 class CallsTask(ValuesTask):
     """The ``neural`` bidder's call values (:mod:`.call_labels`): the same centred loss over the legal
-    calls, measured by the match points between the best legal call and the preferred one."""
+    calls (the chance of winning the match, in percentage points: :mod:`.match_odds`), measured by the chance
+    between the best legal call and the preferred one."""
 
     inputs = CALL_INPUTS
     outputs = CALL_OUTPUTS

@@ -3,12 +3,13 @@
 The network reads the caller's 5 cards, its place in the calling order, the current contract, its declarer
 and multiplier, the passes just made, every call each seat has made and the match score (layout
 :data:`belot_sim.kernels.core.layouts.CALL_OBSERVATION`, :func:`encode_call`), and gives each of the 9
-call codes a value: its estimate, in match points for the caller's team minus the other team's, of making
-that call and letting every seat finish the auction as its bidder model would (``heuristic``, and from the
-second training round on this bidder for one team), the deal then played by the ``neural`` player — the
-labels it was trained on (``scripts/train_bidder.py``, docs/bidding.md). It makes the legal call of the
-highest value (the lowest code among equal values), so it draws no random numbers and, being a function of
-the cards and the auction only, can also be the model of an auction that layouts replay
+call codes a value: its estimate, in percentage points, of the caller's team's chance of winning the match
+after making that call and letting every seat finish the auction as its bidder model would (``heuristic``,
+and from the second training round on this bidder for one team), the deal then played by the ``neural``
+player — the labels it was trained on (``scripts/train_bidder.py``, :mod:`belot_sim.training.match_odds`,
+docs/bidding.md).  Outside a match (``simulate``'s deals, the estimates) the score is 0 : 0.  It makes the
+legal call of the highest value (the lowest code among equal values), so it draws no random numbers and,
+being a function of the cards, the auction and the score only, can also be the model of an auction that layouts replay
 (:mod:`.consistent`).
 
 Trained on bulgarian auctions: the Python edge refuses it in classic, where the kernels call as the
