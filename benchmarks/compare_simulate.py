@@ -4,6 +4,7 @@ the times.
     python benchmarks/compare_simulate.py 6f5fb94                       # random play, 2 M deals x 5
     python benchmarks/compare_simulate.py 6f5fb94 --players hard --n 500000 --threads 1
     python benchmarks/compare_simulate.py 6f5fb94 --players pimc --n 24
+    python benchmarks/compare_simulate.py 7bf0a4d --players hard --bidders heuristic --n 500000
     python benchmarks/compare_simulate.py 537f22b --estimate --players dd --n 300
 
 ``--estimate`` times the auction-aware ``estimate_bid`` of ``benchmarks/bidding.py`` instead (``JH 9H
@@ -56,6 +57,8 @@ def main(argv=None) -> int:
     parser.add_argument("--n", type=positive_int, default=2_000_000, help="deals per call (default 2,000,000)")
     parser.add_argument("--players", default="random", help="player of every seat (default random)")
     parser.add_argument("--contract", default="random", help="contract (default random per deal)")
+    parser.add_argument("--bidders", default=None,
+                        help="bidder of every seat: the contract comes from an auction (default none)")
     parser.add_argument("--threads", type=int, default=None, help="Numba threads (default all)")
     parser.add_argument("--rounds", type=positive_int, default=5, help="timed calls of each package (default 5)")
     parser.add_argument("--estimate", action="store_true",
@@ -71,9 +74,11 @@ def main(argv=None) -> int:
         call = f"estimate_bid({HAND!r}, 'H', seat=2, dealer=3, auction='PC', samples={args.n:,}"
         check = _check_estimates
     else:
-        kwargs = dict(players=args.players, contract=args.contract, threads=args.threads, seed=7)
+        kwargs = dict(players=args.players, threads=args.threads, seed=7,
+                      **({"bidders": args.bidders} if args.bidders else {"contract": args.contract}))
         runs = {"current": bs.simulate, args.base: old.simulate}
-        call = f"simulate({args.n:,}, contract={args.contract!r}"
+        source = f"bidders={args.bidders!r}" if args.bidders else f"contract={args.contract!r}"
+        call = f"simulate({args.n:,}, {source}"
         check = pd.testing.assert_frame_equal
     for fn in runs.values():
         fn(min(args.n, 1000), **kwargs)  # compile / load the caches
