@@ -23,6 +23,10 @@ stopped run resumes where it stopped):
    (:func:`belot_sim.match_tournament`), in a fresh process (the weights are compiled into its kernels):
    ``evaluation-<r>.csv``.
 
+With ``--average K`` the run's weights (``bidder.npz``) are the mean of the last ``K`` rounds' networks, written as
+one wider network (belot_sim/training/fit.py ``save_average``) and checked as the rounds are
+(``evaluation-average.csv``).
+
 ``--ship`` copies ``bidder.npz`` to ``belot_sim/data/bidder.npz`` (the weights the package bids with).
 The same seed and arguments give the same shards; the fit is deterministic on one machine and thread count.
 """
@@ -61,6 +65,8 @@ def parse_args(argv=None) -> argparse.Namespace:
     parser.add_argument("--threads", type=int, default=2, help="threads for the data and the fit (default 2)")
     parser.add_argument("--eval-matches", type=int, default=2000,
                         help="duplicate matches per card player in each round's check (default 2000; 0: none)")
+    parser.add_argument("--average", type=int, default=1,
+                        help="the weights are the mean of the last K rounds' networks (default 1: the last alone)")
     parser.add_argument("--ship", action="store_true", help="copy the weights to belot_sim/data/bidder.npz")
     args = parser.parse_args(argv)
     for name in ("shards", "rounds", "round_shards", "deals", "epochs", "threads", "odds_deals", "odds_matches"):
@@ -68,6 +74,8 @@ def parse_args(argv=None) -> argparse.Namespace:
             parser.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
     if args.shards < 2 or (args.rounds > 1 and args.round_shards < 2):
         parser.error("--shards and --round-shards must be at least 2: the last shard of each round validates")
+    if not 1 <= args.average <= args.rounds:
+        parser.error(f"--average must be between 1 and --rounds ({args.rounds}), got {args.average}")
     if args.eval_matches < 0:
         parser.error(f"--eval-matches must be 0 or more, got {args.eval_matches}")
     return args
@@ -135,8 +143,9 @@ def make_weights(args, r: int, rounds: list[list[Path]]) -> Path:
     return save_weights(net, weights, meta)
 
 
-def evaluate(args, r: int, weights: Path) -> None:
-    """The duplicate matches against ``heuristic`` in a fresh process (the weights are compiled in)."""
+def evaluate(args, r, weights: Path) -> None:
+    """The duplicate matches against ``heuristic`` in a fresh process (the weights are compiled in);
+    ``r``: the round, or ``"average"``."""
     path = args.out / f"evaluation-{r}.csv"
     if path.is_file() or not args.eval_matches:
         return
@@ -161,7 +170,17 @@ def run(args) -> Path:
         weights = make_weights(args, r, rounds)
         evaluate(args, r, weights)
     final = args.out / "bidder.npz"
-    shutil.copy(weights, final)
+    if args.average > 1 and not final.is_file():  # made once, as every step (a rerun resumes)
+        from belot_sim.kernels.bid_models.neural_bidder import INPUTS, OUTPUTS
+        from belot_sim.training.fit import save_average
+
+        rounds_averaged = list(range(args.rounds - args.average, args.rounds))
+        save_average([args.out / f"bidder-{r}.npz" for r in rounds_averaged], final,
+                     {"average of rounds": rounds_averaged}, INPUTS, OUTPUTS)
+    if args.average > 1:
+        evaluate(args, "average", final)
+    else:
+        shutil.copy(weights, final)
     last = args.rounds - 1
     shutil.copy(args.out / ("fit" if last == 0 else f"fit-{last}") / "curve.csv", args.out / "curve.csv")
     plot_values_curve(args.out / "curve.csv", args.out / "curve.png", "match-winning chance per call (%)",

@@ -229,6 +229,31 @@ def test_the_training_script_runs_two_rounds_and_resumes(tmp_path):
     assert "data: round" not in again.stdout and {p.name: p.read_bytes() for p in tmp_path.glob("*.npz")} == first
 
 
+def test_an_average_of_networks_is_one_network_of_their_mean(tmp_path):
+    """``--average``: the side-by-side network's outputs are the mean of the networks' outputs."""
+    from belot_sim.kernels.core.mlp import WEIGHT_NAMES
+    from belot_sim.training.fit import save_average
+
+    rng = np.random.default_rng(3)
+    paths, nets = [], []
+    for k, (h1, h2) in enumerate([(16, 8), (12, 6)]):
+        shapes = [(neural_bidder.INPUTS, h1), (h1,), (h1, h2), (h2,), (h2, 9), (9,)]
+        net = {name: rng.normal(size=shape).astype(np.float32) for name, shape in zip(WEIGHT_NAMES, shapes)}
+        paths.append(tmp_path / f"net{k}.npz")
+        np.savez(paths[-1], **net)
+        nets.append(net)
+    averaged = dict(zip(WEIGHT_NAMES, neural_bidder.load_weights(
+        save_average(paths, tmp_path / "average.npz", {"test": 1}, neural_bidder.INPUTS, neural_bidder.OUTPUTS))))
+
+    def forward(net, x):
+        h = np.maximum(x @ net["w1"] + net["b1"], 0)
+        return np.maximum(h @ net["w2"] + net["b2"], 0) @ net["w3"] + net["b3"]
+
+    x = rng.integers(0, 2, size=(50, neural_bidder.INPUTS)).astype(np.float32)
+    assert averaged["w1"].shape == (neural_bidder.INPUTS, 28) and averaged["w2"].shape == (28, 14)
+    assert np.allclose(forward(averaged, x), (forward(nets[0], x) + forward(nets[1], x)) / 2, atol=1e-4)
+
+
 def test_a_later_round_seats_the_bidder_on_one_team():
     models = np.empty(4, dtype=np.int64)
     seen = set()

@@ -31,6 +31,7 @@ except ImportError as error:
     raise ImportError(f"training the neural player needs PyTorch: pip install 'belot-sim[train]' ({error})") from None
 
 from ..engine.io import write_atomically
+from ..kernels.core.mlp import WEIGHT_NAMES, load_network
 from ..kernels.policies.neural import INPUTS
 from ..kernels.core.layouts import O_EXCLUDED
 from ..kernels.bid_models.neural_bidder import INPUTS as CALL_INPUTS
@@ -266,6 +267,23 @@ def _write_curve(tmp: Path, rows: list) -> None:
 def save_weights(net: Network, path: Path, meta: dict) -> Path:
     """The weights file the ``neural`` player reads (``np.savez``; ``meta`` as a JSON string)."""
     arrays = dict(net.weights(), meta=np.array(json.dumps(meta)))
+    return write_atomically(path, lambda tmp: _savez(tmp, arrays))
+
+
+def save_average(paths, path: Path, meta: dict, inputs: int, outputs: int) -> Path:
+    """One network whose outputs are the mean of the networks in the weights files ``paths`` (each ``inputs`` →
+    H1 → H2 → ``outputs``), side by side: the hidden layers stacked, the second block-diagonal, the output
+    layer averaged; written as :func:`save_weights` writes one, so the kernels read it as any other."""
+    nets = [dict(zip(WEIGHT_NAMES, load_network(p, inputs, outputs, "averaged"))) for p in paths]
+    w2 = np.zeros((sum(n["w2"].shape[0] for n in nets), sum(n["w2"].shape[1] for n in nets)), dtype=np.float32)
+    row = col = 0
+    for n in nets:
+        w2[row:row + n["w2"].shape[0], col:col + n["w2"].shape[1]] = n["w2"]
+        row, col = row + n["w2"].shape[0], col + n["w2"].shape[1]
+    arrays = {"w1": np.hstack([n["w1"] for n in nets]), "b1": np.concatenate([n["b1"] for n in nets]), "w2": w2,
+              "b2": np.concatenate([n["b2"] for n in nets]),
+              "w3": (np.vstack([n["w3"] for n in nets]) / len(nets)).astype(np.float32),
+              "b3": (sum(n["b3"] for n in nets) / len(nets)).astype(np.float32), "meta": np.array(json.dumps(meta))}
     return write_atomically(path, lambda tmp: _savez(tmp, arrays))
 
 
