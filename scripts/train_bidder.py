@@ -102,18 +102,14 @@ def match_odds(args) -> tuple:
     """``(table, scores)``: the match-winning chances after a deal and the scores matches stand at before
     one (:mod:`belot_sim.training.match_odds`), made once from the seed and kept in ``odds.npz``."""
     import numpy as np
-    from belot_sim.engine.io import write_atomically
+    from belot_sim.engine.io import write_npz_atomically
     from belot_sim.training import match_odds as odds
 
     path = args.out / "odds.npz"
     if not path.is_file():
         table = odds.win_table(odds.deal_points(args.odds_deals, 2000 + args.seed, args.player))
         scores = odds.start_scores(args.odds_matches, 3000 + args.seed, args.player)
-
-        def save(tmp):
-            with open(tmp, "wb") as f:
-                np.savez(f, table=table, scores=scores)
-        write_atomically(path, save)
+        write_npz_atomically({"table": table, "scores": scores}, path)
     with np.load(path) as data:
         return data["table"], data["scores"]
 

@@ -14,6 +14,7 @@ from belot_sim import reference as ref
 from belot_sim.engine.frames import DEAL_COLUMNS
 from belot_sim.game.cards import cards_of, popcount
 from belot_sim.kernels.core import play as kernel_play
+from belot_sim.kernels.core.dealing import deal_pack
 from belot_sim.kernels.core.layouts import V_EXCLUDED, V_KNOWN, V_PLAYED, V_SIZE
 from belot_sim.kernels.core.tables import POINTS
 from belot_sim.kernels.policies import view as kernel_view
@@ -65,6 +66,13 @@ def shuffled_pack(seed_or_rng) -> list[int]:
     pack = list(range(32))
     as_rng(seed_or_rng).shuffle(pack)
     return pack
+
+
+def pack_of(seed: int, deal_id: int) -> list[int]:
+    """The pack the fast engine deals for ``deal_id`` of ``seed`` (:func:`belot_sim.kernels.core.dealing.deal_pack`)."""
+    pack = np.empty(32, dtype=np.int64)
+    deal_pack(np.uint64(seed), deal_id, pack)
+    return pack.tolist()
 
 
 def random_hands(seed_or_rng) -> list[int]:

@@ -19,22 +19,15 @@ import pytest
 import belot_sim as bs
 from belot_sim.simulation import matches as matches_module
 from belot_sim import reference as ref
-from belot_sim.kernels.core.dealing import deal_pack
 from belot_sim.kernels.batch.match import DEAL_ID_STRIDE, first_dealer, match_after_deal
 from belot_sim.kernels.core.scoring import OUTCOME_NAMES
 from belot_sim.engine.frames import AUCTION_HAND_COLUMNS, DEAL_COLUMNS
-from helpers import as_reference_row, assert_same_frames, grouped
+from helpers import as_reference_row, assert_same_frames, grouped, pack_of
 
 
 CLASSIC_501 = bs.CLASSIC.replace(match_target=501)
 CLASSIC_501_ALL = bs.CLASSIC.replace(match_target=501, all_no_trumps=True)
 OUTCOME = {name: code for code, name in enumerate(OUTCOME_NAMES)}
-
-
-def pack_of(seed: int, deal_id: int) -> list[int]:
-    pack = np.empty(32, dtype=np.int64)
-    deal_pack(np.uint64(seed), deal_id, pack)
-    return pack.tolist()
 
 
 def replay_matches(rules, seed, matches, deals, plays, calls) -> dict:

@@ -18,7 +18,6 @@ import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.kernels.bid_models import neural_bidder
 from belot_sim.kernels.bid_models.codes import HEURISTIC, NEURAL_BIDDER
-from belot_sim.kernels.core.dealing import deal_pack
 from belot_sim.kernels.core import layouts as L
 from belot_sim.kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME
 from belot_sim.kernels.core.rule_flags import flags_of
@@ -27,6 +26,7 @@ from belot_sim.training.data import call_frame, read_shard
 from belot_sim.training import call_labels
 from belot_sim.training.call_labels import NOT_LEGAL_CALL
 from belot_sim.training.fit import unpack
+from helpers import pack_of
 
 ROOT = Path(__file__).resolve().parent.parent
 BID_NAMES = CALL_NAMES[1:]  # the calls a seat's history records
@@ -71,12 +71,6 @@ def kernel_inputs(auction: ref.AuctionState, hand5: int, rules, score: tuple[int
     obs = np.empty(L.B_SIZE, dtype=np.int8)
     neural_bidder.encode_call(obs, np.int64(hand5), auction.to_move, state, flags_of(bs.Rules.coerce(rules)))
     return obs
-
-
-def pack_of(seed: int, deal_id: int) -> list[int]:
-    pack = np.empty(32, dtype=np.int64)
-    deal_pack(np.uint64(seed), deal_id, pack)
-    return pack.tolist()
 
 
 def random_auctions(seed: int, n: int):

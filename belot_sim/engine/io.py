@@ -44,6 +44,17 @@ def write_parquet_atomically(frame: pd.DataFrame, path: str | os.PathLike) -> Pa
                                                         compression="lz4"))
 
 
+def write_npz_atomically(arrays: dict, path: str | os.PathLike) -> Path:
+    """Write ``arrays`` (name → array) as one ``.npz`` file (``np.savez``), complete or absent."""
+    import numpy as np
+
+    def write(tmp: Path) -> None:
+        with open(tmp, "wb") as f:  # np.savez would add ".npz" to a name without it
+            np.savez(f, **arrays)
+
+    return write_atomically(path, write)
+
+
 def write_atomically(path: str | os.PathLike, write) -> Path:
     """``write(tmp)`` makes a temporary file beside ``path``, renamed to ``path`` once complete (else
     removed); an ``OSError`` names ``path``, not the temporary file it failed on."""

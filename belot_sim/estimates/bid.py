@@ -26,7 +26,7 @@ from __future__ import annotations
 import inspect
 import math
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numba
@@ -273,8 +273,9 @@ def _plan(hand, contracts, o: dict) -> EstimatePlan:
         raise ValueError("known= cannot be combined with auction= (give a classic turned card as turned=)")
     rules = Rules.coerce(o["rules"])
     seat = check_int(o["seat"], "seat", 0, 3)
+    samples, seed, worlds, policies = _run_options(o["samples"], o["seed"], o["worlds"], o["players"])
     if o["auction"] is not None:
-        layouts, chosen, multiplier = _auction_layouts(hand, contracts, seat, rules, o)
+        layouts, chosen, multiplier = _auction_layouts(hand, contracts, seat, rules, samples, o)
     else:
         _check_unread_model(o["bidders"], o["bidder_options"], o["max_tries"], o["min_samples"], rules)
         known, turned_card = _with_turned(o["known"], o["turned"], seat, rules, hand)
@@ -282,9 +283,6 @@ def _plan(hand, contracts, o: dict) -> EstimatePlan:
         layouts = UniformLayouts(dealer, _fixed_cards(hand, seat, known), turned_card)
         chosen = tuple(_contract_list(contracts, rules))
         multiplier = check_multiplier(1 if o["multiplier"] is None else o["multiplier"], rules)
-    samples, seed, worlds, policies = _run_options(o["samples"], o["seed"], o["worlds"], o["players"])
-    if isinstance(layouts, AuctionLayouts):  # the screen's limits default from the samples
-        layouts = _screen_limits(layouts, samples, o["max_tries"], o["min_samples"])
     return EstimatePlan(rules, format_cards(to_mask(hand, "hand")), seat, chosen, multiplier, samples, seed, worlds,
                         policies, o["players"], layouts)
 
@@ -297,9 +295,12 @@ def _run_options(samples, seed, worlds, players) -> tuple[int, int, int, np.ndar
     return samples, seed, worlds, np.array(policy_codes(players), dtype=np.int64)
 
 
-def _auction_layouts(hand, contracts, seat: int, rules: Rules, o: dict) -> tuple[AuctionLayouts, tuple, int]:
+def _auction_layouts(hand, contracts, seat: int, rules: Rules, samples: int, o: dict
+                     ) -> tuple[AuctionLayouts, tuple, int]:
     """``(layouts, contracts, multiplier)`` of a plan with an auction: the layouts consistent with its calls,
-    ``contracts=None`` taking the legal bids, the multiplier the auction leaves to be played."""
+    ``contracts=None`` taking the legal bids, the multiplier the auction leaves to be played; the screen tries
+    ``max_tries`` candidates at most (default ``max(10**6, 1000 * samples)``) and needs ``min_samples``
+    consistent ones (default ``samples``)."""
     from . import conditional as cond
 
     mask = to_mask(hand, "hand")
@@ -321,17 +322,12 @@ def _auction_layouts(hand, contracts, seat: int, rules: Rules, o: dict) -> tuple
     multiplier_played = check_multiplier(multiplier_played, rules)
     models = np.array(model_codes(o["bidders"]), dtype=np.int64)
     ints, weights = bidder_params(rules, o["bidder_options"], models)
-    fixed, free = cond.pack_constraint(mask, seat, checked, rules, turned_card)
-    return AuctionLayouts(checked, models, ints, weights, fixed, free, 0, 0, contracts is None), chosen, \
-        multiplier_played
-
-
-def _screen_limits(layouts: AuctionLayouts, samples: int, max_tries, min_samples) -> AuctionLayouts:
-    """``layouts`` with the screen's limits checked: ``max_tries`` (default ``max(10**6, 1000 * samples)``) and
-    ``min_samples`` (default ``samples``)."""
+    max_tries, min_samples = o["max_tries"], o["min_samples"]
     max_tries = max(10**6, 1000 * samples) if max_tries is None else check_int(max_tries, "max_tries", 1, 2**62)
     min_samples = samples if min_samples is None else check_int(min_samples, "min_samples", 1, samples)
-    return replace(layouts, max_tries=max_tries, min_samples=min_samples)
+    fixed, free = cond.pack_constraint(mask, seat, checked, rules, turned_card)
+    layouts = AuctionLayouts(checked, models, ints, weights, fixed, free, max_tries, min_samples, contracts is None)
+    return layouts, chosen, multiplier_played
 
 
 def _layout_blocks(n: int, searching: bool, progress: Progress | None):

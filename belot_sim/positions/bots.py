@@ -47,13 +47,14 @@ from ..engine.registry import (AUCTION_READERS, BIDDER_CODES, BIDDERS, PERFECT_I
 from ..engine.searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
 from ..game.card_types import Card, card_value
 from ..game.rules import Rules
+from ..kernels.batch.match import bidder_score
 from ..kernels.bidding.position import bot_call
 from ..kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME
 from ..kernels.core.layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A_FAMILY, A_MULTIPLIER, A_N_CALLS,
                                     A_OVER, A_PASSES, A_ROUND, A_SCORE, A_SIZE, A_TO_MOVE, A_TURNED, A_VOID, H_CARDS,
                                     H_CONTRACT, H_DEALER, H_DEAL_ID, H_DECLARER, H_FAMILY, H_FLAGS, H_INITIAL,
                                     H_MULTIPLIER, H_N_PLAYED, H_SEED, H_SEES_ALL, H_SIZE, H_TURNED, S_N_CALLS,
-                                    S_WORLD_RNG, SCORE_TARGET)
+                                    S_WORLD_RNG)
 from ..kernels.core.rng import WORLD_STREAM, stream_start
 from ..kernels.core.rule_flags import flags_of
 from ..kernels.play_loop import play_scratch
@@ -300,5 +301,5 @@ class Bot:
         s[A_TURNED] = turned >> 3 if self.rules.is_classic else -1
         s[A_CALLS:] = 0
         s[A_CALLS:A_CALLS + len(a.calls)] = [CALL_OF_NAME[call] for _, call in a.calls]
-        for team in (0, 1):  # as the match kernel writes it (kernels/batch/match.py: bidder_score)
-            s[A_SCORE + team] = 0 if match is None else match.scores[team] + SCORE_TARGET - match.target
+        for team in (0, 1):  # as the match kernel writes it
+            s[A_SCORE + team] = 0 if match is None else bidder_score(match.scores[team], match.target)

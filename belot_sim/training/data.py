@@ -30,7 +30,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..engine.io import write_atomically
+from ..engine.io import write_atomically, write_npz_atomically
 from ..engine.registry import is_searching, policy_codes
 from ..game.rules import Rules
 from ..kernels.bidding.auction_loop import DEFAULT_WEIGHTS
@@ -170,12 +170,7 @@ KINDS = {"values": (played_shard(label_frame), {"bits": WORDS, "values": 32, "le
 def make_shard(plan: ShardPlan, k: int) -> Path:
     """Make and label shard ``k`` and write it whole (module docstring)."""
     arrays = KINDS[plan.kind][0](plan, k)
-    return write_atomically(plan.path(k), lambda tmp: _save(tmp, arrays))
-
-
-def _save(tmp: Path, arrays: dict) -> None:
-    with open(tmp, "wb") as f:  # np.savez would add ".npz" to a name without it
-        np.savez(f, **arrays)
+    return write_npz_atomically(arrays, plan.path(k))
 
 
 def read_shard(path, kind: str = "values") -> dict[str, np.ndarray]:

@@ -30,7 +30,7 @@ try:
 except ImportError as error:
     raise ImportError(f"training the neural player needs PyTorch: pip install 'belot-sim[train]' ({error})") from None
 
-from ..engine.io import write_atomically
+from ..engine.io import write_atomically, write_npz_atomically
 from ..kernels.core.mlp import WEIGHT_NAMES, load_network
 from ..kernels.policies.neural import INPUTS
 from ..kernels.core.layouts import O_EXCLUDED
@@ -267,7 +267,7 @@ def _write_curve(tmp: Path, rows: list) -> None:
 def save_weights(net: Network, path: Path, meta: dict) -> Path:
     """The weights file the ``neural`` player reads (``np.savez``; ``meta`` as a JSON string)."""
     arrays = dict(net.weights(), meta=np.array(json.dumps(meta)))
-    return write_atomically(path, lambda tmp: _savez(tmp, arrays))
+    return write_npz_atomically(arrays, path)
 
 
 def save_average(paths, path: Path, meta: dict, inputs: int, outputs: int) -> Path:
@@ -284,12 +284,7 @@ def save_average(paths, path: Path, meta: dict, inputs: int, outputs: int) -> Pa
               "b2": np.concatenate([n["b2"] for n in nets]),
               "w3": (np.vstack([n["w3"] for n in nets]) / len(nets)).astype(np.float32),
               "b3": (sum(n["b3"] for n in nets) / len(nets)).astype(np.float32), "meta": np.array(json.dumps(meta))}
-    return write_atomically(path, lambda tmp: _savez(tmp, arrays))
-
-
-def _savez(tmp: Path, arrays: dict) -> None:
-    with open(tmp, "wb") as f:
-        np.savez(f, **arrays)
+    return write_npz_atomically(arrays, path)
 
 
 def plot_values_curve(csv_path: Path, png: Path, unit: str, title: str) -> None:

@@ -19,7 +19,7 @@ import numpy as np
 from numba import njit
 
 from ..kernels.bid_models.neural_bidder import INPUTS, encode_score
-from ..kernels.core.layouts import B_SCORE, B_SIZE, MATCH_SCORE_STEPS, SCORE_TARGET
+from ..kernels.core.layouts import B_SIZE, SCORE_TARGET
 from .call_labels import NOT_LEGAL_CALL
 from .labels import pack_bits
 
@@ -121,5 +121,3 @@ def relabel(data: dict, table: np.ndarray, scores: np.ndarray, seed) -> dict:
     _match_values(data["own"].astype(np.int64), data["values"].astype(np.int64), drawn, table, len(table), values)
     return {**data, "bits": bits, "values": values, "score": drawn}
 
-
-assert B_SCORE + 2 * MATCH_SCORE_STEPS == B_SIZE  # the score is the last input: relabel writes it alone
