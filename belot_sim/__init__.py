@@ -18,16 +18,16 @@ from .datasets import read_parquet, simulate_matches_to_parquet, simulate_to_par
 from .engine.registry import BIDDERS, PLAYERS
 from .engine.stats import wilson_interval
 from .errors import DatasetMismatchError, DatasetWriteError, IllegalActionError
-from .estimates import (BidEstimate, Calibration, bid_atlas, bid_table, bid_tables, calibration, estimate_bid,
-                        format_bid_table)
+from .estimates import (BidEstimate, BidTable, Calibration, bid_atlas, bid_table, bid_tables, calibration,
+                        estimate_bid, format_bid_table)
 from .game.card_types import Card, Cards
 from .game.cards import format_card, format_cards, parse_card, parse_cards
 from .game.rules import BRIDGE_BELOT_2001, BULGARIAN, CLASSIC, Contract, Rules
 from .game.scoring import DealScore, MatchProgress, score_deal
-from .positions import Bot, analyze, solve, solve_moves, solve_position, solve_state
+from .positions import Analysis, Bot, analyze, solve, solve_moves, solve_position, solve_state
 from .reference import AuctionState, DealState, FullDealState, MatchState
-from .simulation import (format_match_tournament, format_tournament, match_tournament, simulate, simulate_dask,
-                         simulate_matches, tournament, write_svg)
+from .simulation import (MatchTournament, Simulation, Tournament, format_match_tournament, format_tournament,
+                         match_tournament, simulate, simulate_dask, simulate_matches, tournament, write_svg)
 from .warmup import warmup
 
 _moved.install()  # the module paths of the flat layout, for one release (belot_sim/_moved.py)
@@ -41,6 +41,7 @@ __all__ = [
     "solve", "solve_moves", "solve_position", "solve_state",
     "BidEstimate", "bid_table", "estimate_bid", "format_bid_table", "wilson_interval", "bid_atlas",
     "calibration", "Calibration", "match_tournament", "format_match_tournament",
+    "Simulation", "Tournament", "MatchTournament", "BidTable", "Analysis",
     "PLAYERS", "BIDDERS", "Bot", "analyze", "__version__",
     "Card", "Cards", "DealState", "FullDealState", "MatchState", "AuctionState", "write_svg",
 ]

@@ -91,7 +91,7 @@ def tournaments(n: int, out) -> None:
     out(f"{'a vs b':>18} {'edge':>8} {'95% interval':>18} {'seconds':>8}")
     for b in OPPONENTS:
         t0 = time.perf_counter()
-        row = bs.tournament("hybrid", b, n, bidders="heuristic", seed=0).loc["all"]
+        row = bs.tournament("hybrid", b, n, bidders="heuristic", seed=0).table.loc["all"]
         out(f"{'hybrid vs ' + b:>18} {row.mean_edge:>+8.2f} [{row.ci_low:+.2f}, {row.ci_high:+.2f}] "
             f"{time.perf_counter() - t0:>8.0f}")
 

@@ -78,7 +78,7 @@ def ladder(n: int, searching_n: int, out) -> None:
             if bidders is None and "expert" in (a, b):
                 continue  # expert reads the auction: without one it is pimc
             deals = searching_n if {a, b} & set(SEARCH_PLAYERS) else n
-            row = bs.tournament(a, b, deals, bidders=bidders, seed=6, worlds=20).loc["all"]
+            row = bs.tournament(a, b, deals, bidders=bidders, seed=6, worlds=20).table.loc["all"]
             out(f"{a + ' vs ' + b:>20} {deals:>6} {row.mean_edge:>+8.2f} [{row.ci_low:+.2f}, {row.ci_high:+.2f}]")
 
 

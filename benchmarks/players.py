@@ -118,7 +118,7 @@ def tournaments(n: int, out) -> None:
     out(f"\nduplicate tournaments, {n:,} deals each (random contract and declarer, seed 6, 20 layouts)")
     out(f"{'a vs b':>24} {'edge':>8} {'95% interval':>18}")
     for a, b in LADDER:
-        row = bs.tournament(a, b, n, seed=6).loc["all"]
+        row = bs.tournament(a, b, n, seed=6).table.loc["all"]
         out(f"{a + ' vs ' + b:>24} {row.mean_edge:>+8.2f} [{row.ci_low:+.2f}, {row.ci_high:+.2f}]")
     auction_tournaments(n, out)
 

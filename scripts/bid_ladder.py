@@ -41,14 +41,14 @@ def main(argv: list[str] | None = None) -> int:
     for player in args.players:
         for strong, weak in LADDER:
             started = time.perf_counter()
-            table = bs.match_tournament((strong, player), (weak, player), args.matches, seed=args.seed)
-            row = table.loc["all"]
+            result = bs.match_tournament((strong, player), (weak, player), args.matches, seed=args.seed)
+            row = result.table.loc["all"]
             step = bool(row.win_ci_low > 0.5)
             holds &= step
-            print(bs.format_match_tournament(table))
+            print(result)
             print(f"{int(row.deals):,} paired deals; step {strong} > {weak} ({player} cards) "
                   f"{'holds' if step else 'does NOT hold'} ({time.perf_counter() - started:.0f} s)\n", flush=True)
-            tables.append(table.assign(a=table.attrs["a"], b=table.attrs["b"], player=player).reset_index())
+            tables.append(result.table.assign(a=result.a, b=result.b, player=player).reset_index())
     print("the ladder holds" if holds else "the ladder does NOT hold (see above)")
     if args.csv:
         write_csv_atomically(pd.concat(tables, ignore_index=True), args.csv, index=False)

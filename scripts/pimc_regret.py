@@ -80,7 +80,7 @@ def regrets(bots: dict[str, bs.Bot], states, judge_worlds: int, judge_seed: int)
     out = {name: np.empty(len(states)) for name in bots}
     cpu = dict.fromkeys(bots, 0.0)
     for k, (deal_id, state) in enumerate(states):
-        judged = bs.analyze(state, worlds=judge_worlds, seed=(judge_seed + deal_id) % 2**64, players=())
+        judged = bs.analyze(state, worlds=judge_worlds, seed=(judge_seed + deal_id) % 2**64, players=()).table
         means = dict(zip(judged["card"], judged["pimc_mean"]))
         best = max(means.values())
         for name, bot in bots.items():

@@ -31,7 +31,7 @@ def ladder_table(args) -> pd.DataFrame:
     tables = []
     for a, b in LADDER:
         n = args.search_n if a in SEARCHING or b in SEARCHING else args.n
-        table = bs.tournament(a, b, n, rules=args.rules, seed=args.seed, threads=args.threads)
+        table = bs.tournament(a, b, n, rules=args.rules, seed=args.seed, threads=args.threads).table
         tables.append(table.reset_index().assign(pair=f"{a} vs {b}"))
     frame = pd.concat(tables, ignore_index=True)
     return frame[["pair", "contract", "deals", "mean_edge", "ci_low", "ci_high", "a_better", "b_better", "equal"]]

@@ -33,8 +33,9 @@ def main(argv: list[str] | None = None) -> int:
     tables = []
     holds = True
     for a, b in LADDER:
-        table = bs.tournament(a, b, args.n, rules=args.rules, seed=args.seed)
-        print(bs.format_tournament(table), end="\n\n")
+        result = bs.tournament(a, b, args.n, rules=args.rules, seed=args.seed)
+        print(result, end="\n\n")
+        table = result.table
         holds &= bool((table["ci_low"] > 0).all())
         tables.append(table.assign(a=a, b=b).reset_index())
     print("ladder holds in every contract" if holds else "ladder does NOT hold everywhere (see intervals above)")

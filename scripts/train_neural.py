@@ -121,7 +121,7 @@ def evaluate(args, r: int, weights: Path) -> None:
         print(path.read_text())
         return
     code = ("import belot_sim as bs, sys; t = bs.tournament('neural', 'hard', int(sys.argv[1]), bidders='heuristic', "
-            "seed=int(sys.argv[2]), threads=int(sys.argv[3])); print(t.to_string()); t.to_csv(sys.argv[4])")
+            "seed=int(sys.argv[2]), threads=int(sys.argv[3])); print(t); t.table.to_csv(sys.argv[4])")
     subprocess.run([sys.executable, "-c", code, str(args.eval_deals), str(args.seed + 1000), str(args.threads),
                     str(path)], env=weights_env(WEIGHTS_VARIABLE, weights), check=True)
 

@@ -36,12 +36,13 @@ def positions(n: int, seed: int):
 
 def test_one_row_per_legal_card_with_the_exact_and_the_sampled_values():
     for state in positions(18, 1):
-        table = bs.analyze(state, worlds=30, seed=2, players=("hard", "dd"))
+        result = bs.analyze(state, worlds=30, seed=2, players=("hard", "dd"))
+        table = result.table
         assert sorted(table["card"]) == state.legal_actions()
         assert list(table.columns) == ["card", "name", "dd", "pimc_mean", "pimc_se", "p_best", "bots"]
         team = state.to_move % 2
-        exact = bs.solve_position(state.hands, state.contract, state.leader, [c for _, c in state.trick], team=team,
-                                  rules=state.rules, valat=state.tricks_won[1 - team] == 0, moves=True)
+        exact = bs.solve_moves(state.hands, state.contract, state.leader, team, state.rules,
+                               trick=[c for _, c in state.trick], valat=state.tricks_won[1 - team] == 0)
         assert dict(zip(table["card"].tolist(), table["dd"].tolist())) == exact
         legal, values = layout_table(state, 30, 2)
         cards = state.legal_actions()
@@ -53,8 +54,8 @@ def test_one_row_per_legal_card_with_the_exact_and_the_sampled_values():
         assert np.allclose(by_card.loc[cards, "p_best"], (v == v.max(axis=1, keepdims=True)).mean(axis=0))
         assert (table["pimc_mean"].diff().dropna() <= 0).all()  # best first
         assert table["p_best"].max() > 0 and table["p_best"].sum() >= 1 - 1e-9
-        assert by_card.loc[table.attrs["choices"]["dd"], "dd"] == max(exact.values())
-        for player, card in table.attrs["choices"].items():
+        assert by_card.loc[result.choices["dd"], "dd"] == max(exact.values())
+        for player, card in result.choices.items():
             assert player in by_card.loc[card, "bots"].split()
             assert card == bs.Bot(player, rules=state.rules, seed=2).play(state)
 
@@ -81,7 +82,7 @@ def classic_auction_positions(n: int, seed: int):
 def test_the_layouts_are_the_pimc_bots_own():
     """Also in classic after an auction, where both know that the declarer holds the turned card."""
     for state in [*positions(12, 3), *classic_auction_positions(8, 5)]:
-        table = bs.analyze(state, worlds=5, seed=4, players=())
+        table = bs.analyze(state, worlds=5, seed=4, players=()).table
         card = bs.Bot("pimc", rules=state.rules, worlds=5, seed=4).play(state)
         assert table.set_index("card").loc[card, "pimc_mean"] == table["pimc_mean"].max()
 
@@ -89,17 +90,18 @@ def test_the_layouts_are_the_pimc_bots_own():
 def test_unknown_hands_leave_the_exact_column_empty():
     text = ("belot deal; rules bulgarian; dealer 2; contract H; declarer 0; multiplier 1; hands ? ? ? QJ7.J87.8.7; "
             "play 7S TS AS KH | AD 8D 7D 8C | 9D")
-    table = bs.analyze(ref.DealState.from_text(text), worlds=40)
-    assert table["dd"].isna().all() and "dd" not in table.attrs["choices"]
+    result = bs.analyze(ref.DealState.from_text(text), worlds=40)
+    table = result.table
+    assert table["dd"].isna().all() and "dd" not in result.choices
     assert sorted(table["name"]) == ["7H", "8H", "JH"]
     # the same position with one layout of the unknown hands written out (the other seats announced
     # nothing in it): what seat 3 knows is the same, so are the layouts and every statistic drawn from them
     stand_in = ref.DealState.from_text(text, seed=8).initial_hands
     hands = " ".join(format_hand(stand_in[s]) for s in range(3))
     known = bs.analyze(ref.DealState.from_text(text.replace("? ? ?", hands)), worlds=40)
-    assert known["dd"].notna().all() and "dd" in known.attrs["choices"]
+    assert known.table["dd"].notna().all() and "dd" in known.choices
     columns = ["card", "pimc_mean", "pimc_se", "p_best"]
-    assert known[columns].equals(table[columns])
+    assert known.table[columns].equals(table[columns])
 
 
 def test_the_command_prints_the_table(capsys):
@@ -143,4 +145,4 @@ def test_a_position_text_is_analysed_as_the_state_it_reads():
             "play 7S TS AS KH | AD 8D 7D 8C | 9D")
     for seed in (0, 3):
         read = bs.analyze(ref.DealState.from_text(text, seed=seed), worlds=30, seed=seed, players=("hard", "pimc"))
-        assert bs.analyze(text, worlds=30, seed=seed, players=("hard", "pimc")).equals(read)
+        assert bs.analyze(text, worlds=30, seed=seed, players=("hard", "pimc")).table.equals(read.table)

@@ -123,7 +123,7 @@ def test_bad_arguments_name_the_problem(call, error, pattern):
 
 
 @pytest.mark.parametrize("call, error, pattern", [
-    (lambda: bs.solve_position(["AS", "", "TS", "8S"], "H", 1, trick=b"7S"), TypeError, "trick must be"),
+    (lambda: bs.solve(["AS", "", "TS", "8S"], "H", 1, trick=b"7S"), TypeError, "trick must be"),
     (lambda: bs.Rules.preset(["x"]), TypeError, "rule preset is named by text"),
     (lambda: ref.FullDealState([-1, *range(1, 32)], 0), ValueError, "pack must hold card indices 0..31, got -1"),
     (lambda: ref.FullDealState([float(c) for c in range(32)], 0), TypeError, "pack must hold card indices"),

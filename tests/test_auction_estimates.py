@@ -164,26 +164,28 @@ def test_a_finished_auction_is_estimated_for_its_declarer_and_multiplier():
 
 
 def test_bid_table_with_an_auction_rates_every_legal_call():
-    table = bs.bid_table(HAND, seat=2, auction="PH", players="hard", samples=200, seed=2)
+    result = bs.bid_table(HAND, seat=2, auction="PH", players="hard", samples=200, seed=2)
+    table = result.table
     assert list(table.index) == ["S", "NT", "AT", "pass", "double"]
-    assert table.attrs["auction"] == "PH" and 0 < table.attrs["acceptance"] < 1
+    assert result.auction == "PH" and 0 < result.acceptance < 1
     single = bs.estimate_bid(HAND, "NT", seat=2, auction="PH", players="hard", samples=200, seed=2)
     assert single.p_made == table.loc["NT", "p_made"]
     assert table.loc[["pass", "double"], "p_made"].isna().all() and table["ev_call"].notna().all()
-    assert table.attrs["best_call"] == table["ev_call"].idxmax()
-    chosen = bs.bid_table(HAND, seat=2, auction="PH", players="hard", samples=200, seed=2, contracts=["NT", "AT"])
+    assert result.best_call == table["ev_call"].idxmax()
+    chosen = bs.bid_table(HAND, seat=2, auction="PH", players="hard", samples=200, seed=2, contracts=["NT", "AT"]).table
     assert list(chosen.index) == ["NT", "AT"] and "ev_call" not in chosen.columns
     pd.testing.assert_frame_equal(chosen, table.loc[["NT", "AT"], chosen.columns], check_like=True)
-    text = bs.format_bid_table(table)
+    text = str(result)
     assert "EV call" in text and "best call by EV call" in text and "nan" not in text
 
 
 def test_a_table_with_no_contract_to_bid_values_the_other_calls():
-    table = bs.bid_table("7S 8S 7D 8D 9C", seat=0, dealer=0, auction="PAX", bidders="random", players="hard",
-                         samples=100, seed=1)  # random: the partner's AT and the double are rare under the heuristic
+    result = bs.bid_table("7S 8S 7D 8D 9C", seat=0, dealer=0, auction="PAX", bidders="random", players="hard",
+                          samples=100, seed=1)  # random: the partner's AT and the double are rare under the heuristic
+    table = result.table
     assert list(table.index) == ["pass", "redouble"]
     assert table["p_made"].isna().all() and table["ev_call"].notna().all()
-    assert table.attrs["recommended"] == "pass" and table["recommended"].tolist() == [True, False]
+    assert result.recommended == "pass" and table["recommended"].tolist() == [True, False]
     assert table["p_made"].dtype == float  # no object columns when no contract is left to bid
 
 

@@ -125,11 +125,11 @@ def test_every_api_takes_the_preset_by_name(players, bidders):
 def test_matches_estimates_and_tournaments_take_the_preset():
     matches, deals = bs.simulate_matches(50, rules="bridge-belot-2001", seed=2)
     assert len(matches) == 50 and (matches["winner"] >= 0).all()
-    table = bs.bid_table("JH 9H AH KS 7C", samples=200, players="hard", rules="bridge-belot-2001", seed=1)
+    table = bs.bid_table("JH 9H AH KS 7C", samples=200, players="hard", rules="bridge-belot-2001", seed=1).table
     assert set(table.index) == {"C", "D", "H", "S", "NT", "AT"}
     estimate = bs.estimate_bid("JH 9H AH KS 7C", "H", samples=50, rules="bridge-belot-2001", seed=1)
     assert 0 <= estimate.p_made <= 1
-    assert bs.tournament("hard", "easy", 200, rules="bridge-belot-2001", seed=1).loc["all", "deals"] == 200
+    assert bs.tournament("hard", "easy", 200, rules="bridge-belot-2001", seed=1).table.loc["all", "deals"] == 200
 
 
 def test_the_trailing_point_appears_in_simulated_deals():

@@ -116,10 +116,9 @@ def test_solve_moves_keys_are_cards_or_names():
     values = bs.solve_moves(hands, "NT", leader=0)
     assert values == {0: 62, 31: 42} and all(type(k) is bs.Card for k in values)
     assert bs.solve_moves(hands, "NT", leader=0, names=True) == {"7C": 62, "AS": 42}
-    assert bs.solve_position(hands, "NT", leader=0, moves=True, names=True) == {"7C": 62, "AS": 42}
+    assert bs.solve_moves(hands, "NT", leader=0, names=True) == {"7C": 62, "AS": 42}
     st = ref.DealState.from_text(POSITION)
-    assert bs.solve_state(st, moves=True, names=True) == {bs.format_card(c): v
-                                                          for c, v in bs.solve_state(st, moves=True).items()}
+    assert bs.solve_moves(st, names=True) == {bs.format_card(c): v for c, v in bs.solve_moves(st).items()}
     with pytest.raises(TypeError, match="names"):
         bs.solve_moves(hands, "NT", leader=0, names="yes")
 

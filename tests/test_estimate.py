@@ -84,11 +84,12 @@ def test_known_cards_stay_and_unseen_cards_are_uniform():
 
 
 def test_bid_table_rows_share_the_layouts():
-    table = bs.bid_table(HAND5, samples=300, players="hard", seed=4)
+    result = bs.bid_table(HAND5, samples=300, players="hard", seed=4)
+    table = result.table
     assert list(table.index) == ["C", "D", "H", "S", "NT", "AT"]
     assert table["recommended"].sum() <= 1
     eligible = table[table["p_made"] >= 0.5]
-    assert table.attrs["recommended"] == (eligible["ev"].idxmax() if len(eligible) else "pass")
+    assert result.recommended == (eligible["ev"].idxmax() if len(eligible) else "pass")
     assert (table["p_made_low"] <= table["p_made"]).all() and (table["p_made"] <= table["p_made_high"]).all()
     # The same layouts under every contract: estimate_bid of one contract sees the hands of the table.
     single = bs.estimate_bid(HAND5, "H", samples=300, players="hard", seed=4)
@@ -137,9 +138,9 @@ def test_the_readme_promise_on_intervals_holds_for_three_layouts():
 
 
 def test_a_single_contract_of_a_bid_table_may_be_a_numpy_code():
-    one = bs.bid_table("JH 9H AH KS 7C", contracts=np.int64(2), samples=50, players="hard", seed=1)
+    one = bs.bid_table("JH 9H AH KS 7C", contracts=np.int64(2), samples=50, players="hard", seed=1).table
     assert list(one.index) == ["H"]
-    assert one.equals(bs.bid_table("JH 9H AH KS 7C", contracts="H", samples=50, players="hard", seed=1))
+    assert one.equals(bs.bid_table("JH 9H AH KS 7C", contracts="H", samples=50, players="hard", seed=1).table)
     with pytest.raises(TypeError, match="contracts must be a contract or a list"):
         bs.bid_table("JH 9H AH KS 7C", contracts=2.0, samples=50, players="hard")
 
@@ -285,7 +286,7 @@ def test_cli_bid_takes_a_classic_turned_card(capsys):
     assert cli_main(["bid", hand, *args, "--auction", "P", "--turned", "JH"]) == 0
     text = capsys.readouterr().out
     expected = bs.bid_table(hand, seat=1, auction="P", turned="JH", rules="classic", players="hard", samples=50)
-    assert "after 'P': 50 of" in text and f"recommended call: {expected.attrs['recommended']}" in text
+    assert "after 'P': 50 of" in text and f"recommended call: {expected.recommended}" in text
     assert "EV x2" not in text and "nan" not in text  # classic deals are never doubled
     assert cli_main(["bid", hand, *args, "--turned", "9H"]) == 2
     assert "is in the hand" in capsys.readouterr().err
@@ -319,7 +320,7 @@ def test_blocks_of_layouts_give_the_same_rows(monkeypatch, capsys, players, attr
     err = capsys.readouterr().err
     assert f"{samples}/{samples}" in err and "layouts/s" in err and calls.count == (samples + 1) // 2
     blocks_est = bs.estimate_bid(hand, "C", samples=samples, players=players, seed=4, progress=True)
-    assert whole.equals(blocks)
+    assert whole.table.equals(blocks.table)
     assert whole_est.frame.equals(blocks_est.frame)
 
 
@@ -330,9 +331,9 @@ def _same_rows(frame, hand: str, table) -> None:
     """The rows of ``hand`` in a ``bid_tables`` frame equal its own ``bid_table``."""
     import pandas as pd
 
-    part = frame[frame["hand"] == table.attrs["hand"]].set_index("contract")
-    pd.testing.assert_frame_equal(part[list(table.columns)], table, check_names=False, check_index_type=False,
-                                  check_categorical=False)
+    part = frame[frame["hand"] == table.hand].set_index("contract")
+    pd.testing.assert_frame_equal(part[list(table.table.columns)], table.table, check_names=False,
+                                  check_index_type=False, check_categorical=False)
 
 
 def test_bid_tables_after_an_auction_are_each_hands_bid_table():
@@ -341,8 +342,8 @@ def test_bid_tables_after_an_auction_are_each_hands_bid_table():
     for hand in BID_HANDS:
         table = bs.bid_table(hand, **kwargs)
         _same_rows(frame, hand, table)
-        rows = frame[frame["hand"] == table.attrs["hand"]]
-        assert (rows["tried"] == table.attrs["tried"]).all() and (rows["acceptance"] == table.attrs["acceptance"]).all()
+        rows = frame[frame["hand"] == table.hand]
+        assert (rows["tried"] == table.tried).all() and (rows["acceptance"] == table.acceptance).all()
     assert "C" not in set(frame["contract"])  # clubs was called: only the bids above it are rows
 
 

@@ -25,7 +25,8 @@ match_tournament_module = importlib.import_module("belot_sim.simulation.match_to
 
 def test_each_match_is_played_twice_on_the_same_cards_with_the_seats_swapped():
     kwargs = dict(seed=4, max_deals=200)
-    table, deals = bs.match_tournament(("heuristic", "hard"), ("random", "easy"), 12, per_deal=True, **kwargs)
+    result = bs.match_tournament(("heuristic", "hard"), ("random", "easy"), 12, per_deal=True, **kwargs)
+    table, deals = result.table, result.deals
     first = bs.simulate_matches(12, bidders=("heuristic", "random") * 2, players=("hard", "easy") * 2, **kwargs)[1]
     second = bs.simulate_matches(12, bidders=("random", "heuristic") * 2, players=("easy", "hard") * 2, **kwargs)[1]
     both = first.merge(second, on=["match_id", "deal"], suffixes=("_1", "_2"))
@@ -40,30 +41,33 @@ def test_each_match_is_played_twice_on_the_same_cards_with_the_seats_swapped():
     assert table.loc["all", "mean_edge"] > 0  # a point count beats random bids
     assert set(table.index) <= {"C", "D", "H", "S", "NT", "AT", "all"} and table.index[-1] == "all"
     plays = sum(int(table.loc[c, "deals"]) for c in table.index if c != "all")
-    assert plays + table.attrs["void_plays"] == 2 * len(deals)
+    assert plays + result.void_plays == 2 * len(deals)
     assert table.loc["C":"AT", "match_win_rate"].isna().all() if "C" in table.index else True
 
 
 def test_the_win_rate_counts_both_plays_of_every_match():
-    table = bs.match_tournament("heuristic:hard", "random:hard", 30, seed=9)
+    result = bs.match_tournament("heuristic:hard", "random:hard", 30, seed=9)
     first = bs.simulate_matches(30, bidders=("heuristic", "random") * 2, players="hard", seed=9)[0]
     second = bs.simulate_matches(30, bidders=("random", "heuristic") * 2, players="hard", seed=9)[0]
     wins = ((first["winner"] == 0).to_numpy(float) + (second["winner"] == 1).to_numpy(float)) / 2
-    row = table.loc["all"]
-    assert row.match_win_rate == pytest.approx(wins.mean())
-    assert row.win_ci_low <= row.match_win_rate <= row.win_ci_high
-    assert table.attrs["a"] == "heuristic:hard" and table.attrs["n"] == 30
+    rate, low, high = result.win_rate
+    assert rate == result.table.loc["all", "match_win_rate"] == pytest.approx(wins.mean())
+    assert low <= rate <= high
+    assert result.a == "heuristic:hard" and result.n == 30 and result.deals is None
 
 
 def test_blocks_of_matches_give_the_table_of_one_block_exactly(monkeypatch):
     """Without ``per_deal`` only integer sums of each block are kept: any block size, and the
     per-deal run, give the same table to the last bit (and the same deals as one run)."""
     teams = (("heuristic", "hard"), ("random", "easy"))
-    whole, deals = bs.match_tournament(*teams, 11, seed=3, start=5, per_deal=True)
+    whole = bs.match_tournament(*teams, 11, seed=3, start=5, per_deal=True)
+    deals = whole.deals
     for block in (1, 4, 11):
         monkeypatch.setattr(match_tournament_module, "BLOCK_MATCHES", block)
-        table = bs.match_tournament(*teams, 11, seed=3, start=5)
-        assert table.equals(whole) and table.attrs == whole.attrs, block
+        result = bs.match_tournament(*teams, 11, seed=3, start=5)
+        assert result.table.equals(whole.table), block
+        assert {**result.metadata(), "deals": None} == {**whole.metadata(), "deals": None}, block
+    table = result.table
     assert table.loc["all", "mean_edge"] == pytest.approx(deals["edge"].mean(), rel=1e-12)
     assert table.loc["all", "deals"] == len(deals) and set(deals["match_id"]) == set(range(5, 16))
 
@@ -85,7 +89,7 @@ def test_the_sums_of_two_blocks_add_up_to_those_of_both():
 
 
 def test_the_win_rate_interval_stays_within_zero_and_one():
-    row = bs.match_tournament(("heuristic", "hard"), ("random", "hard"), 5, seed=2).loc["all"]
+    row = bs.match_tournament(("heuristic", "hard"), ("random", "hard"), 5, seed=2).table.loc["all"]
     assert 0.0 <= row.win_ci_low <= row.match_win_rate <= row.win_ci_high <= 1.0
 
 
@@ -98,9 +102,9 @@ def test_a_tournament_needs_one_deal_or_match_at_least(n):
 
 
 def test_a_team_against_itself_is_even():
-    table, deals = bs.match_tournament(("heuristic", "normal"), ("heuristic", "normal"), 6, seed=2, per_deal=True)
-    assert (deals["edge"] == 0).all() and table.loc["all", "mean_edge"] == 0
-    assert table.loc["all", "match_win_rate"] == pytest.approx(0.5)
+    result = bs.match_tournament(("heuristic", "normal"), ("heuristic", "normal"), 6, seed=2, per_deal=True)
+    assert (result.deals["edge"] == 0).all() and result.table.loc["all", "mean_edge"] == 0
+    assert result.win_rate[0] == pytest.approx(0.5)
 
 
 @pytest.mark.parametrize("a, b, pattern", [
@@ -131,7 +135,7 @@ def test_cli_tournament_takes_teams_and_players_the_same_way(capsys):
 
 
 def test_a_printed_table_of_one_match_says_n_a_and_tells_equal_teams_apart():
-    text = bs.format_match_tournament(bs.match_tournament(("heuristic", "normal"), ("heuristic", "normal"), 1, seed=2))
+    text = str(bs.match_tournament(("heuristic", "normal"), ("heuristic", "normal"), 1, seed=2))
     assert "nan" not in text.lower() and "n/a: an interval needs at least two" in text
     assert "heuristic:normal (A) vs heuristic:normal (B)" in text
     assert "match win rate of heuristic:normal (A): 50.0% n/a" in text

@@ -159,7 +159,7 @@ def test_neural_plays_the_legal_card_of_the_highest_value():
 
 def test_neural_is_no_weaker_than_hard_in_duplicate_deals():
     """A floor, not the measurement (benchmarks/RESULTS.md has that): far above chance on 600 deals."""
-    table = bs.tournament("neural", "hard", 600, bidders="heuristic", seed=41)
+    table = bs.tournament("neural", "hard", 600, bidders="heuristic", seed=41).table
     assert table.loc["all", "ci_low"] > 0
 
 
@@ -171,10 +171,10 @@ def test_every_entry_point_plays_neural(capsys):
     assert (deals["contract"].notna()).sum() > 100
     matches, _ = bs.simulate_matches(5, players="neural", seed=3)
     assert len(matches) == 5
-    duel = bs.match_tournament(("heuristic", "neural"), ("heuristic", "hard"), 6, seed=1)
+    duel = bs.match_tournament(("heuristic", "neural"), ("heuristic", "hard"), 6, seed=1).table
     assert duel.loc["all", "deals"] > 6 and 0 <= duel.loc["all", "match_win_rate"] <= 1
     assert 0 <= bs.estimate_bid("JH 9H AH KS 7C", "H", samples=200, players="neural", seed=1).p_made <= 1
-    assert "neural" in " ".join(bs.analyze(next(random_positions(3, 1))[1], worlds=5)["bots"])
+    assert "neural" in " ".join(bs.analyze(next(random_positions(3, 1))[1], worlds=5).table["bots"])
     e = belot_env.env(opponents={1: "neural", 2: "neural", 3: "neural"}, seed=2)
     e.reset()
     while e.agents and not e.terminations[e.agent_selection]:
@@ -254,7 +254,7 @@ def test_labels_are_the_solvers_values_of_each_legal_card():
             legal = state.legal_mask()
             if legal & (legal - 1):
                 expected = np.full(32, NOT_LEGAL)
-                for card, value in bs.solve_state(state, moves=True).items():
+                for card, value in bs.solve_moves(state).items():
                     expected[swap_card(card, swap)] = value
                 assert np.array_equal(arrays["values"][row], expected), (i, k)
                 assert arrays["legal"][row] == swap_mask(legal, swap)

@@ -484,8 +484,8 @@ def test_hard_does_not_cash_into_an_opponents_void():
 
 @pytest.mark.parametrize("a, b, seed", [("easy", "random", 1), ("normal", "easy", 2), ("hard", "normal", 3)])
 def test_ladder(a, b, seed):
-    table = tournament(a, b, 4000, seed=seed)
-    assert table.loc["all", "ci_low"] > 0, table
+    result = tournament(a, b, 4000, seed=seed)
+    assert result.table.loc["all", "ci_low"] > 0, result
 
 
 def check_table(table: pd.DataFrame, n: int) -> None:
@@ -503,10 +503,12 @@ def check_table(table: pd.DataFrame, n: int) -> None:
 
 def test_tournament_table_is_well_formed_and_matches_its_definition():
     n = 600
-    table = tournament("normal", "random", n, seed=8)
+    result = tournament("normal", "random", n, seed=8)
+    table = result.table
     check_table(table, n)
     assert list(table.index) == ["C", "D", "H", "S", "NT", "AT", "all"]
-    assert table.attrs == {"a": "normal", "b": "random", "n": n, "seed": 8}
+    assert result.metadata() == {"a": "normal", "b": "random", "n": n, "seed": 8}
+    assert result.edge == table.loc["all", "mean_edge"]
     # The edge of a deal: a's raw points minus b's, averaged over the two seatings.
     first = simulate(n, players=("normal", "random", "normal", "random"), seed=8)
     second = simulate(n, players=("random", "normal", "random", "normal"), seed=8)
@@ -519,7 +521,7 @@ def test_tournament_table_is_well_formed_and_matches_its_definition():
     # Same cards for both seatings.
     pd.testing.assert_series_equal(first["hand0"], second["hand0"])
 
-    one = tournament("hard", "easy", 300, seed=8, contract="S", declarer=1)
+    one = tournament("hard", "easy", 300, seed=8, contract="S", declarer=1).table
     check_table(one, 300)
     assert list(one.index) == ["S", "all"]
 
@@ -528,7 +530,7 @@ def test_tournament_table_is_well_formed_and_matches_its_definition():
 def test_tournament_of_a_player_against_itself_is_exactly_even(player):
     """Both seatings play the same deals with the same random streams and identical policies,
     so the two plays are the same game and every deal's edge is exactly 0 (random included)."""
-    table = tournament(player, player, 500, seed=5)
+    table = tournament(player, player, 500, seed=5).table
     check_table(table, 500)
     assert (table["mean_edge"] == 0).all() and (table["equal"] == 1).all()
     assert table.loc["all", "ci_low"] <= 0 <= table.loc["all", "ci_high"]
@@ -554,8 +556,8 @@ def test_tournament_sums_add_up_exactly_over_any_blocks():
 
 
 def test_tournament_is_antisymmetric():
-    ab = tournament("easy", "random", 500, seed=6)
-    ba = tournament("random", "easy", 500, seed=6)
+    ab = tournament("easy", "random", 500, seed=6).table
+    ba = tournament("random", "easy", 500, seed=6).table
     assert np.allclose(ab["mean_edge"], -ba["mean_edge"])
     assert np.allclose(ab["ci_low"], -ba["ci_high"])
     assert np.allclose(ab["a_better"], ba["b_better"]) and np.allclose(ab["equal"], ba["equal"])

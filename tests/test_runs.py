@@ -151,10 +151,10 @@ before = {name: len(k.overloads) for name, k in kernels.items()}
 hands = ["JH 9H AH TC", "7H 8H AC KC", "QH KH 9C QC", "TH 7C 8C JC"]
 bs.solve(hands, "H", leader=0)
 bs.solve_moves(hands, "S", leader=1, team=1, rules="classic")
-bs.solve_position(["AS", "", "TS", "8S"], "H", leader=1, trick=["7S"], moves=True)
-bs.solve_state(ref.DealState.from_hands(["7C 8C 9C TC JC QC KC AC", "7D 8D 9D TD JD QD KD AD",
+bs.solve_moves(["AS", "", "TS", "8S"], "H", leader=1, trick=["7S"])
+bs.solve_moves(ref.DealState.from_hands(["7C 8C 9C TC JC QC KC AC", "7D 8D 9D TD JD QD KD AD",
                                          "7H 8H 9H TH JH QH KH AH", "7S 8S 9S TS JS QS KS AS"],
-                                        contract="H", declarer=0, dealer=3), moves=True)
+                                        contract="H", declarer=0, dealer=3))
 print(sorted(name for name, k in kernels.items() if len(k.overloads) != before[name]))
 """
 

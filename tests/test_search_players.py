@@ -49,7 +49,7 @@ def test_dd_plays_a_best_double_dummy_card():
                                              declarer=row.declarer, dealer=row.dealer, rules=rules)
             for k in range(31):
                 if len(state.legal_actions()) > 1:
-                    values = bs.solve_state(state, moves=True)
+                    values = bs.solve_moves(state)
                     assert values[int(cards[i, k])] == max(values.values()), (contract, i, k)
                     checked += 1
                 state.play(int(cards[i, k]))
@@ -209,8 +209,8 @@ def test_blocks_give_the_same_deals(monkeypatch, capsys):
 
 
 def test_dd_beats_hard_in_a_duplicate_tournament():
-    table = bs.tournament("dd", "hard", 60, seed=2)
-    assert table.loc["all", "ci_low"] > 0, table
+    result = bs.tournament("dd", "hard", 60, seed=2)
+    assert result.table.loc["all", "ci_low"] > 0, result
 
 
 @pytest.mark.parametrize("worlds", [0, -1, 1.5, "20"])
@@ -233,7 +233,7 @@ def test_dd_best_is_the_lowest_best_card():
             state.play(rng.choice(state.legal_actions()))
         if len(state.legal_actions()) < 2:
             continue
-        values = bs.solve_state(state, moves=True)
+        values = bs.solve_moves(state)
         team = state.to_move % 2
         trick = np.zeros(4, dtype=np.int64)
         for k, (_, card) in enumerate(state.trick):

@@ -24,7 +24,7 @@ from belot_sim.kernels.solver import api as ksolver
 from belot_sim.kernels.solver.context import make_ctx
 from belot_sim.kernels.solver.table import point_gap
 from belot_sim.game.rules import BELOT_POINTS, LAST_TRICK_BONUS, VALAT_BONUS, Contract
-from belot_sim.positions.solve import solve_position, solve_state
+from belot_sim.positions.solve import solve, solve_moves
 from helpers import random_hands
 
 RULE_SETS = {
@@ -164,8 +164,8 @@ def check_against_minimax(name: str, count: int, tricks_cycle: tuple[int, ...]) 
         state = endgame(rng, rules, contract, tricks, into_trick=rng.randrange(4) if i % 3 == 0 else 0)
         team = rng.randrange(2)
         expected = oracle(state, team)
-        assert solve_state(state, team) == expected, (name, contract, state.hands, state.leader, state.trick, team)
-        moves = solve_state(state, team, moves=True)
+        assert solve(state, team=team) == expected, (name, contract, state.hands, state.leader, state.trick, team)
+        moves = solve_moves(state, team=team)
         assert set(moves) == set(state.legal_actions())
         mover = state.to_move % 2
         assert (max if mover == team else min)(moves.values()) == expected
@@ -329,8 +329,8 @@ def test_zero_sum_outside_at_belots():
         on_table = sum(int(points[c]) for _, c in state.trick)
         in_hands = sum(int(points[c]) for h in state.hands for c in iter_cards(h))
         total = (on_table + in_hands + LAST_TRICK_BONUS) * rules.trick_multiplier(contract)
-        both = [solve_position(state.hands, contract, state.leader, [c for _, c in state.trick], t, rules,
-                               valat=False) for t in (0, 1)]
+        both = [solve(state.hands, contract, state.leader, t, rules, trick=[c for _, c in state.trick], valat=False)
+                for t in (0, 1)]
         assert sum(both) == total
 
 
@@ -394,11 +394,11 @@ def test_mid_trick_position_and_state():
                                       "7H 8H 9H TH JH QH KH AH", "7S 8S 9S TS JS QS KS AS"],
                                      contract="AT", declarer=0, dealer=3)
     state.play("AC")
-    value = solve_state(state, 0)
-    assert value == solve_position(state.hands, "AT", 0, ["AC"], 0)
-    assert value == solve_position(state.hands, "AT", 0, [(0, "AC")], 0)
-    assert solve_state(state) == solve_position(state.hands, "AT", 0, ["AC"], team=1)  # seat 1 to move
-    moves = solve_state(state, 0, moves=True)
+    value = solve(state, team=0)
+    assert value == solve(state.hands, "AT", 0, trick=["AC"], team=0)
+    assert value == solve(state.hands, "AT", 0, trick=[(0, "AC")], team=0)
+    assert solve(state) == solve(state.hands, "AT", 0, team=1, trick=["AC"])  # seat 1 to move
+    moves = solve_moves(state, team=0)
     assert set(moves) == set(state.legal_actions()) and min(moves.values()) == value
 
 
@@ -477,15 +477,15 @@ def test_bad_input():
     with pytest.raises(ValueError, match="unknown rule preset"):
         bs.solve(good, "H", 0, rules="bridge")
     with pytest.raises(ValueError, match="must come from seat 0"):
-        solve_position(["7C", "7S 8C", "TS 9C", "8S TC"], "H", 0, [(2, "AS")])
+        solve(["7C", "7S 8C", "TS 9C", "8S TC"], "H", 0, trick=[(2, "AS")])
     with pytest.raises(ValueError, match="also in a hand"):
-        solve_position(["7C", "7S 8C", "TS 9C", "8S TC"], "H", 0, ["TS"])
+        solve(["7C", "7S 8C", "TS 9C", "8S TC"], "H", 0, trick=["TS"])
     with pytest.raises(ValueError, match="seat 1 could not have played 7S"):  # it holds 8C: must follow
-        solve_position(["AS", "8C", "TS 9C", "8S TC"], "H", 0, ["7C", "7S"])
+        solve(["AS", "8C", "TS 9C", "8S TC"], "H", 0, trick=["7C", "7S"])
     with pytest.raises(ValueError, match="at most 3"):
-        solve_position(["", "", "", ""], "H", 0, ["AS", "7S", "TS", "8S"])
+        solve(["", "", "", ""], "H", 0, trick=["AS", "7S", "TS", "8S"])
     with pytest.raises(TypeError, match="DealState"):
-        solve_state("not a state")
+        solve("not a state")
 
 
 def test_solve_state_refuses_unknown_hands_and_bad_flags():
@@ -493,15 +493,18 @@ def test_solve_state_refuses_unknown_hands_and_bad_flags():
             "play 7S TS AS KH | AD 8D 7D 8C | 9D")
     state = ref.DealState.from_text(text)
     with pytest.raises(ValueError, match=r"hands of seats \[1, 3\] are unknown"):
-        solve_state(state, moves=True)
+        solve_moves(state)
     full = ref.DealState.from_hands(["JH 9H AH TH KH QH 8H 7H", "JS 9S AS TS KS QS 8S 7S",
                                      "JD 9D AD TD KD QD 8D 7D", "JC 9C AC TC KC QC 8C 7C"], contract="H",
                                     declarer=0)
-    for call in (lambda: solve_state(full, moves="no"),
-                 lambda: solve_position(full.hands, "H", 0, [], 0, moves="x")):
-        with pytest.raises(TypeError, match="moves must be True or False"):
+    for call in (lambda: solve_moves(full, names="no"), lambda: solve_moves(full.hands, "H", 0, names="x")):
+        with pytest.raises(TypeError, match="names must be True or False"):
             call()
+    with pytest.raises(TypeError, match="carries its own contract: give the state alone"):
+        solve(full, "H", trick=[])  # an empty trick is no conflict; a contract is
+    with pytest.raises(TypeError, match="needs the contract and the seat that leads"):
+        solve(full.hands, "H")
     with pytest.raises(TypeError, match="trick must be the cards on the table"):
-        solve_position(full.hands, "H", 0, 5, 0)
+        solve(full.hands, "H", 0, trick=5, team=0)
     with pytest.raises(TypeError, match="in seat order"):
         bs.solve({0: "AS", 1: "7S", 2: "TS", 3: "8S"}, "H", 0)

@@ -25,7 +25,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..positions.analysis import analyze, format_analysis
+    from ..positions.analysis import analyze
     from ..engine.checks import check_seed
     from ..reference import state_from_text
     from ..engine.registry import PLAYERS
@@ -33,6 +33,5 @@ def run(args: argparse.Namespace) -> int:
     check_seed(args.seed)  # the layouts' bound, said before the position is read
     state = state_from_text(args.position, seed=args.seed)
     players = tuple(PLAYERS) if args.players is None else tuple(p.strip() for p in args.players.split(","))
-    table = analyze(state, worlds=args.worlds, seed=args.seed, players=players)
-    print(format_analysis(table, state))
+    print(analyze(state, worlds=args.worlds, seed=args.seed, players=players))
     return 0

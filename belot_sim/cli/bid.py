@@ -55,7 +55,7 @@ def add_parser(sub) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from ..estimates.bid import bid_table, format_bid_table
+    from ..estimates.bid import bid_table
 
     if args.csv:
         check_output_file("--csv", args.csv, args.overwrite)
@@ -67,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         known[int(seat)] = (known.get(int(seat), "") + " " + cards).strip()
     start = time.perf_counter()
     try:
-        table = bid_table(args.hand, seat=args.seat, dealer=args.dealer, known=known or None, turned=args.turned,
+        result = bid_table(args.hand, seat=args.seat, dealer=args.dealer, known=known or None, turned=args.turned,
                           auction=args.auction, bidders=args.bidders, max_tries=args.max_tries,
                           min_samples=args.min_samples, bidder_options=bidder_options_of(args),
                           samples=args.samples, players=args.players,
@@ -76,12 +76,9 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, TypeError) as error:  # the library names its keywords, the user gave flags
         raise (TypeError if isinstance(error, TypeError) else UsageError)(as_flags(str(error))) from None
     elapsed = time.perf_counter() - start
-    print(format_bid_table(table))
-    if args.auction is not None:
-        print(f"after {table.attrs['auction']!r}: {table.attrs['samples']:,} of {table.attrs['tried']:,} layouts "
-              f"consistent ({table.attrs['acceptance']:.1%})")
+    print(result)
     print(f"({elapsed:.2f} s, compilation included on a first run)")
-    write_csv(table, args.csv)
+    write_csv(result.table, args.csv)
     return 0
 
 

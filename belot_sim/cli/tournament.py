@@ -74,33 +74,33 @@ def run(args: argparse.Namespace) -> int:
     if teams:
         return _teams(args)
     from ..simulation.deals import simulate
-    from ..simulation.tournament import format_tournament, tournament
+    from ..simulation.tournament import tournament
 
     rules = rules_of(args)
     n = default_n(args.n, (args.a, args.b), DEALS)
     simulate(1, rules=rules, players=(args.a, args.b) * 2, progress=False)  # compile or load the cache first
     start = time.perf_counter()
-    table = tournament(args.a, args.b, n, rules=rules, contract=args.contract, seed=args.seed,
+    result = tournament(args.a, args.b, n, rules=rules, contract=args.contract, seed=args.seed,
                        threads=args.threads, progress=progress_of(args), worlds=args.worlds)
     elapsed = time.perf_counter() - start
-    print(format_tournament(table))
+    print(result)
     print(f"{2 * n / elapsed:,.0f} deals/s ({elapsed:.2f} s for {2 * n:,} deals)")
-    write_csv(table, args.csv)
+    write_csv(result.table, args.csv)
     return 0
 
 
 def _teams(args: argparse.Namespace) -> int:
-    from ..simulation.match_tournament import format_match_tournament, match_tournament
+    from ..simulation.match_tournament import match_tournament
 
     if args.contract is not None:
         raise ValueError("--contract does not apply to teams: their auctions decide")
     a, b = args.a, args.b
     n = default_n(args.n, (a[1], b[1]), MATCHES)
     start = time.perf_counter()
-    table = match_tournament(a, b, n, rules=rules_of(args), seed=args.seed, threads=args.threads,
+    result = match_tournament(a, b, n, rules=rules_of(args), seed=args.seed, threads=args.threads,
                              worlds=args.worlds, progress=progress_of(args))
     elapsed = time.perf_counter() - start
-    print(format_match_tournament(table))
+    print(result)
     print(f"({elapsed:.2f} s for 2 x {n:,} matches, compilation included on a first run)")
-    write_csv(table, args.csv)
+    write_csv(result.table, args.csv)
     return 0

@@ -108,11 +108,12 @@ def side_names(a: str, b: str) -> tuple[str, str]:
 NA_NOTE = "n/a: an interval needs at least two {what}"
 
 
-def duplicate_lines(table, a: str, b: str, what: str, more_heading: str = "", more=lambda row: "") -> list[str]:
-    """The lines both duplicate tables print (``tournament``'s and ``match_tournament``'s): the title, the
-    heading and one line per contract with its edge and 95 % interval, each line followed by ``more_heading``
-    and ``more(row)`` (the table's own columns); ``what``: the duplicate units (``"deals"``, ``"matches"``)."""
-    n = table.attrs.get("n")
+def duplicate_lines(table, n: int | None, a: str, b: str, what: str, more_heading: str = "",
+                    more=lambda row: "") -> list[str]:
+    """The lines both duplicate tables print (``tournament``'s and ``match_tournament``'s): the title with
+    ``n`` duplicate ``what`` (``"deals"``, ``"matches"``; ``?`` when ``n`` is unknown), the heading and one
+    line per contract with its edge and 95 % interval, each line followed by ``more_heading`` and
+    ``more(row)`` (the table's own columns)."""
     lines = [f"{a} vs {b}: {'?' if n is None else f'{n:,}'} duplicate {what} (each played twice, seats swapped)",
              f"{'contract':>8} {'deals':>8} {'edge':>8} {'95% CI':>18}" + more_heading]
     for contract, row in table.iterrows():

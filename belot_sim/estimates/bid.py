@@ -50,6 +50,7 @@ from ..kernels.core.auction_rules import CALL_OF_NAME
 from ..kernels.core.layouts import D_SIZE, P_SIZE
 from ..kernels.core.rule_flags import flags_of
 from ..kernels.core.scoring import HANGING, INSIDE, MADE
+from .tables import BidTable
 
 #: Layouts per kernel call at most (blocks are sized to about half a second of work,
 #: belot_sim/engine/runs.py), with plain and with searching players.
@@ -256,7 +257,7 @@ class EstimatePlan:
     seed: int
     worlds: int
     policies: np.ndarray  # int64[4]
-    players: object  # as given (for the table's attrs)
+    players: object  # as given (for the bid table's report)
     layouts: UniformLayouts | AuctionLayouts
 
 
@@ -379,9 +380,10 @@ def _atlas_estimate(hand, contract, seat: int, dealer: int | None, rules: Rules)
         frame=pd.DataFrame(), tried=n, accepted=n, method="atlas")
 
 
-def _with_call_values(table: pd.DataFrame, plan: EstimatePlan, ids: np.ndarray) -> pd.DataFrame:
+def _with_call_values(table: pd.DataFrame, recommended: str, plan: EstimatePlan, ids: np.ndarray
+                      ) -> tuple[pd.DataFrame, str]:
     """``table`` with a row for every legal call that is not a contract (pass, double, redouble: only
-    ``ev_call`` filled) and every row's ``ev_call``; ``attrs["best_call"]`` the call of the highest."""
+    ``ev_call`` filled) and every row's ``ev_call``, and the call of the highest."""
     from . import conditional as cond
 
     names = list(plan.layouts.auction.legal)
@@ -389,12 +391,10 @@ def _with_call_values(table: pd.DataFrame, plan: EstimatePlan, ids: np.ndarray) 
     others = pd.DataFrame(index=pd.Index([n for n in names if n in cond.OTHER_CALLS], name=table.index.name),
                           columns=table.columns, dtype=float)
     others["recommended"] = False
-    attrs = dict(table.attrs)  # pd.concat keeps no attrs
     table = pd.concat([table, others]) if len(table) else others.astype(table.dtypes.to_dict())
     table["ev_call"] = pd.Series(values, index=names)
-    table["recommended"] = table.index == attrs["recommended"]  # the pass row too, when passing is recommended
-    table.attrs.update(attrs, best_call=names[int(np.argmax(values))])
-    return table
+    table["recommended"] = table.index == recommended  # the pass row too, when passing is recommended
+    return table, names[int(np.argmax(values))]
 
 
 def _call_values(plan: EstimatePlan, ids: np.ndarray, codes: np.ndarray) -> np.ndarray:
@@ -553,14 +553,14 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, b
               turned=None, samples: int = 1000, players=DEFAULT_BID_PLAYERS, rules: Rules | str = "bulgarian",
               seed: int = 0, threads: int | None = None, worlds: int = DEFAULT_WORLDS, contracts=None,
               min_p_made: float = 0.5, max_tries: int | None = None, min_samples: int | None = None,
-              bidder_options: dict | None = None, progress: bool | None = None) -> pd.DataFrame:
+              bidder_options: dict | None = None, progress: bool | None = None) -> BidTable:
     """Evaluate every contract for ``hand`` on **the same** sampled layouts and play streams.
 
     Common random numbers: differences between rows are not sampling noise.  The contracts are played
     undoubled.  ``recommended`` marks the call to make: the contract with the best ``ev`` among those
     with ``p_made >= min_p_made`` — or no row when none reaches it (passing is not scored itself: with
     a low ``min_p_made`` a contract of negative ``ev`` may be recommended); the call is also in
-    ``table.attrs["recommended"]`` (``"pass"`` or a contract).
+    result's ``recommended`` (``"pass"`` or a contract).
 
     With ``auction`` the rows are the contracts ``seat`` may bid, on layouts consistent with the calls,
     and — unless ``contracts`` names some — also ``pass``, ``double`` and ``redouble`` where legal, and
@@ -568,7 +568,7 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, b
     the seat makes that call, every seat (itself too) then calls as its ``bidders`` model until the
     auction ends (the same draws for every call), and the ending is played (a void deal is worth 0).
     A contract's ``ev`` assumes the auction ends with it undoubled, its ``ev_call`` does not; the other
-    calls have only ``ev_call``; ``attrs["best_call"]`` is the call of the highest.
+    calls have only ``ev_call``; the result's ``best_call`` is the call of the highest.
 
     Parameters
     ----------
@@ -610,16 +610,16 @@ def bid_table(hand, *, seat: int = 0, dealer: int | None = None, auction=None, b
 
     Returns
     -------
-    pandas.DataFrame
-        One row per contract (index ``contract``; with an auction and no ``contracts``, per legal
-        call): ``p_made`` with ``p_made_low``/``p_made_high`` (Wilson 95%), ``p_hanging``,
+    BidTable
+        Its ``table``: one row per contract (index ``contract``; with an auction and no ``contracts``,
+        per legal call): ``p_made`` with ``p_made_low``/``p_made_high`` (Wilson 95%), ``p_hanging``,
         ``p_inside``, ``ev`` (mean match points of the bidding team minus the defenders' in one deal;
         points left hanging count for nobody), ``ev_doubled`` and ``ev_redoubled`` (the same plays
         scored doubled/redoubled; bulgarian only, NaN in classic), ``raw_bidding``, ``raw_defenders``,
-        ``recommended`` (and ``ev_call``, above).  ``attrs`` hold ``recommended``, ``samples`` (the
+        ``recommended`` (and ``ev_call``, above).  Its fields: ``recommended``, ``samples`` (the
         layouts played), ``seat``, ``rules`` (the family), ``players``, ``hand`` (as text),
         ``auction``, ``tried`` and ``acceptance`` (without an auction: ``None``, the samples and 1.0),
-        and with ``ev_call`` ``best_call``.
+        and with ``ev_call`` ``best_call``; ``print(result)`` prints the report.
 
     Raises
     ------
@@ -698,7 +698,7 @@ def bid_tables(hands, *, client=None, threads: int | None = None, progress: bool
         else:
             with numba_threads(threads):
                 tables = [_hand_table(plan, min_p_made, bar) for plan in plans]
-    frame = pd.concat([t.reset_index().assign(hand=t.attrs["hand"], **_auction_columns(t)) for t in tables],
+    frame = pd.concat([t.table.reset_index().assign(hand=t.hand, **_auction_columns(t)) for t in tables],
                       ignore_index=True)
     return frame[["hand", *[c for c in frame.columns if c != "hand"]]]
 
@@ -718,32 +718,33 @@ def _hand_plan(k: int, hand, options: dict) -> EstimatePlan:
         raise type(error)(f"hands[{k}] ({hand!r}): {error}") from None
 
 
-def _auction_columns(table: pd.DataFrame) -> dict:
+def _auction_columns(result: BidTable) -> dict:
     """``tried`` and ``acceptance`` of an auction-aware table, for every row (none otherwise)."""
-    if table.attrs.get("auction") is None:
-        return {}
-    return {key: table.attrs[key] for key in ("tried", "acceptance")}
+    return {} if result.auction is None else {"tried": result.tried, "acceptance": result.acceptance}
 
 
-def _table_on_worker(plan: EstimatePlan, min_p_made: float, threads: int | None) -> pd.DataFrame:
+def _table_on_worker(plan: EstimatePlan, min_p_made: float, threads: int | None) -> BidTable:
     """One hand's table (:func:`bid_tables`) on a Dask worker: one thread unless ``threads``."""
     with numba_threads(threads if threads is not None else 1):
         return _hand_table(plan, min_p_made)
 
 
-def _hand_table(plan: EstimatePlan, min_p_made: float, bar: Progress | None = None) -> pd.DataFrame:
+def _hand_table(plan: EstimatePlan, min_p_made: float, bar: Progress | None = None) -> BidTable:
     """One hand's table from its plan, counting its layouts on ``bar``."""
     played = plan.layouts.play(plan, bar)
-    table = _table(played.frame, plan.rules, plan.contracts, plan.seat, played.accepted, min_p_made,
-                   {"players": plan.players, "hand": plan.hand, "auction": plan.layouts.auction_text,
-                    "tried": played.tried, "acceptance": played.accepted / played.tried})
-    return _with_call_values(table, plan, played.ids) if plan.layouts.every_call else table
+    table, recommended = _table(played.frame, plan.rules, plan.contracts, plan.seat, played.accepted, min_p_made)
+    best_call = None
+    if plan.layouts.every_call:
+        table, best_call = _with_call_values(table, recommended, plan, played.ids)
+    return BidTable(table, recommended, plan.hand, plan.seat, played.accepted, plan.rules.family, plan.players,
+                    auction=plan.layouts.auction_text, tried=played.tried,
+                    acceptance=played.accepted / played.tried, best_call=best_call)
 
 
-def _table(frame: pd.DataFrame, rules: Rules, contracts, seat: int, samples: int, min_p_made: float,
-           attrs: dict) -> pd.DataFrame:
-    """The bid table of played layouts (one row per layout and contract of ``contracts``), with
-    ``attrs`` (players, hand, auction, tried, acceptance) added to the table's own."""
+def _table(frame: pd.DataFrame, rules: Rules, contracts, seat: int, samples: int, min_p_made: float
+           ) -> tuple[pd.DataFrame, str]:
+    """The bid table of played layouts (one row per layout and contract of ``contracts``) and the
+    recommended call."""
     from ..kernels.batch.estimate import bulgarian_scores
 
     team = seat % 2
@@ -772,46 +773,4 @@ def _table(frame: pd.DataFrame, rules: Rules, contracts, seat: int, samples: int
     eligible = table[table["p_made"] >= min_p_made]
     recommended = str(eligible["ev"].idxmax()) if len(eligible) else "pass"
     table["recommended"] = table.index == recommended
-    table.attrs.update({"recommended": recommended, "samples": samples, "seat": seat, "rules": rules.family,
-                        **attrs})
-    return table
-
-
-def format_bid_table(table: pd.DataFrame) -> str:
-    """Format a :func:`bid_table` as printable text with the recommendation.
-
-    Parameters
-    ----------
-    table : pandas.DataFrame
-        A table :func:`bid_table` returned (its ``attrs`` give the heading and the recommendation).
-
-    Returns
-    -------
-    str
-        The hand, seat, layouts, players and rules, then a line per call: P(made) with its 95%
-        interval, P(hanging), P(inside) and EV (the doubled columns only where they are scored:
-        bulgarian; the calls' continuation values ``ev_call`` with an auction), the recommended row
-        marked ``<- bid``; then the recommended call (and the best call by ``ev_call``).
-    """
-    attrs = table.attrs
-    doubled = bool(table[["ev_doubled", "ev_redoubled"]].notna().any(axis=None))
-    calls = "ev_call" in table.columns
-    lines = [f"hand {attrs.get('hand', '?')} (seat {attrs.get('seat', 0)}), {attrs.get('samples', 0):,} layouts, "
-             f"players {attrs.get('players')}, {attrs.get('rules')} rules",
-             f"{'call':>8} {'P(made)':>8} {'95% CI':>16} {'hanging':>8} {'inside':>8} {'EV':>7}"
-             + (f" {'EV x2':>7} {'EV x4':>7}" if doubled else "") + (f" {'EV call':>8}" if calls else "")]
-    for call, row in table.iterrows():
-        if np.isnan(row.p_made):  # pass, double, redouble: only the continuation's value
-            text = f"{call:>8} {'':>8} {'':>16} {'':>8} {'':>8} {'':>7}" + (f" {'':>7} {'':>7}" if doubled else "")
-        else:
-            interval = f"[{row.p_made_low:.1%}, {row.p_made_high:.1%}]"
-            evs = f" {row.ev_doubled:>+7.2f} {row.ev_redoubled:>+7.2f}" if doubled else ""
-            text = (f"{call:>8} {row.p_made:>8.1%} {interval:>16} {row.p_hanging:>8.1%} {row.p_inside:>8.1%} "
-                    f"{row.ev:>+7.2f}{evs}")
-        mark = "  <- bid" if row.recommended else ""
-        lines.append(text + (f" {row.ev_call:>+8.2f}" if calls else "") + mark)
-    lines.append(f"recommended call: {attrs.get('recommended', '?')}")
-    if calls:
-        lines.append(f"best call by EV call (each call made, the auction finished by the bidder model, the ending "
-                     f"played): {attrs['best_call']}")
-    return "\n".join(lines)
+    return table, recommended

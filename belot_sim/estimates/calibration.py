@@ -24,6 +24,7 @@ import pandas as pd
 from ..engine.checks import check_int
 from ..engine.progress import Progress, check_progress
 from ..engine.registry import DEFAULT_BID_PLAYERS
+from ..engine.results import TableResult
 from ..engine.searching import DEFAULT_WORLDS
 from ..engine.stats import wilson_interval
 from ..game.rules import Contract, Rules
@@ -36,7 +37,7 @@ MAX_CALIBRATION_SAMPLES = 10**6  # layouts per estimate
 
 
 @dataclass(frozen=True)
-class Calibration:
+class Calibration(TableResult):
     """A calibration run: ``table`` (reliability, one row per non-empty bin: ``deals``, ``predicted``
     (mean P(made) predicted), ``observed`` (share made) with ``observed_low``/``observed_high``
     (Wilson 95 %), ``within`` (the prediction inside that interval)), ``brier``, ``deals`` (one row
@@ -54,13 +55,13 @@ class Calibration:
         """Every bin's mean prediction lies within the 95 % interval of its observed frequency."""
         return bool(self.table["within"].all())
 
-    def __str__(self) -> str:
+    def lines(self) -> list[str]:
         s = self.settings
         head = (f"calibration, {self.method} estimate ({s.get('estimate_players')} play, {s.get('samples')} layouts) "
                 f"on {len(self.deals):,} deals (bidders {s.get('bidders')}, players {s.get('players')}): "
                 f"Brier {self.brier:.4f}, every bin within its interval: {'yes' if self.calibrated else 'no'}"
                 + (f" ({s['skipped']} deals left out: too rare an auction)" if s.get("skipped") else ""))
-        return head + "\n" + format_reliability(self.table)
+        return [head, *format_reliability(self.table).splitlines()]
 
     def plot(self, path, title: str | None = None) -> Path:
         """Write the reliability diagram to ``path`` (PNG; needs the ``plot`` extra, matplotlib)."""

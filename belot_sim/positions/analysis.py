@@ -5,20 +5,22 @@ with the card each bot would play.
 >>> from belot_sim import reference as ref
 >>> pos = ref.DealState.from_text("belot deal; dealer 2; contract H; declarer 0; hands T.AQT9.T7.J AK98...AQT8 "
 ...                               ".K.AKQJ9.K9 QJ7.J87.8.7; play 7S TS AS KH | AD 8D 7D 8C | 9D")
->>> table = bs.analyze(pos, worlds=50, players=("normal", "pimc"))
->>> table[["name", "dd", "p_best", "bots"]].values.tolist()
+>>> result = bs.analyze(pos, worlds=50, players=("normal", "pimc"))
+>>> result.table[["name", "dd", "p_best", "bots"]].values.tolist()
 [['7H', 64, 0.98, 'pimc'], ['8H', 64, 0.98, ''], ['JH', 53, 0.02, 'normal']]
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 import numpy as np
 import pandas as pd
 
 from ..engine.checks import check_int, check_seed
 from ..engine.registry import PERFECT_INFORMATION, PLAYERS, POLICY_CODES
+from ..engine.results import FormerTable
 from ..engine.searching import MAX_WORLDS, search_token
 from ..game.cards import format_card
 from ..kernels.play_loop import play_scratch
@@ -26,6 +28,32 @@ from .bots import Bot, as_state, fill_record, new_record, play_state_of, turned_
 
 #: Layouts over which analyze() averages each card (a judge: more than a player's 20).
 ANALYZE_WORLDS = 200
+
+
+@dataclass(frozen=True, eq=False)
+class Analysis(FormerTable):
+    """A position's analysis (:func:`analyze`): ``table`` has one row per legal card of the seat to move
+    (its columns: :func:`analyze`); ``seat`` to move and its ``team``, ``worlds`` and ``seed`` of the
+    layouts, ``choices`` (player → the card its bot plays), and where the position is: ``trick``
+    (1..8), ``contract`` (with ``doubled``/``redoubled``) and ``declarer``.  ``str()`` prints the report."""
+
+    table: pd.DataFrame = field(repr=False)
+    seat: int
+    team: int
+    worlds: int
+    seed: int
+    choices: dict
+    trick: int
+    contract: str
+    declarer: int
+
+    def lines(self) -> list[str]:
+        head = (f"seat {self.seat} to move (team {self.team}), trick {self.trick}, {self.contract} by seat "
+                f"{self.declarer}; values: the mover's team's points still to come; {self.worlds} layouts, "
+                f"seed {self.seed}")
+        body = self.table.to_string(index=False, formatters={"pimc_mean": "{:.1f}".format,
+                                                             "pimc_se": "{:.1f}".format, "p_best": "{:.2f}".format})
+        return [head, *body.splitlines()]
 
 
 def _players(players) -> tuple[str, ...]:
@@ -53,7 +81,7 @@ def layout_table(deal, worlds: int, seed: int, turned_card: int = -1) -> tuple[i
     return legal, out
 
 
-def analyze(state, *, worlds: int = ANALYZE_WORLDS, seed: int = 0, players=tuple(PLAYERS)) -> pd.DataFrame:
+def analyze(state, *, worlds: int = ANALYZE_WORLDS, seed: int = 0, players=tuple(PLAYERS)) -> Analysis:
     """Judge every legal card of the seat to move, exactly and over sampled layouts, with the card each bot plays.
 
     Parameters
@@ -70,17 +98,18 @@ def analyze(state, *, worlds: int = ANALYZE_WORLDS, seed: int = 0, players=tuple
 
     Returns
     -------
-    pandas.DataFrame
-        One row per legal card of the seat to move, best first by ``pimc_mean`` (ties by card index).
+    Analysis
+        Its ``table``: one row per legal card of the seat to move, best first by ``pimc_mean`` (ties by card index).
         Columns: ``card`` (index), ``name``; ``dd``: the exact double-dummy value for the mover's team
-        with the actual hands (:func:`belot_sim.solve_state`: points still to come; missing when a hand
+        with the actual hands (:func:`belot_sim.solve_moves`: points still to come; missing when a hand
         is unknown, ``?`` in a position text); ``pimc_mean`` and ``pimc_se``: the mean and its standard
         error of that value over ``worlds`` layouts of the cards the seat cannot see, consistent with
         what it knows (the layouts ``pimc`` samples; ``pimc_se`` NaN for one layout); ``p_best``: the
         share of those layouts in which the card is best (ties count for every tied card); ``bots``:
         the names of ``players`` whose bot plays the card (``Bot(name, rules=state.rules, seed=seed)``,
-        with its own 20 layouts for ``pimc``; ``dd`` is left out when a hand is unknown).  ``attrs``:
-        ``seat``, ``team``, ``worlds``, ``seed``, ``choices`` (player → card).
+        with its own 20 layouts for ``pimc``; ``dd`` is left out when a hand is unknown).  Its fields:
+        ``seat``, ``team``, ``worlds``, ``seed``, ``choices`` (player → card), ``trick``, ``contract``,
+        ``declarer``; ``print(result)`` prints the report.
 
     Raises
     ------
@@ -90,7 +119,7 @@ def analyze(state, *, worlds: int = ANALYZE_WORLDS, seed: int = 0, players=tuple
     TypeError
         If ``state`` or ``players`` is of the wrong type.
     """
-    from .solve import solve_state
+    from .solve import solve_moves
 
     worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
     seed = check_seed(seed)
@@ -99,7 +128,7 @@ def analyze(state, *, worlds: int = ANALYZE_WORLDS, seed: int = 0, players=tuple
     names = _players(players)
     legal, values = layout_table(deal, worlds, seed, turned_card_of(state))
     cards = [c for c in range(32) if legal >> c & 1]
-    exact = solve_state(deal, moves=True) if not deal.hidden_seats else {}
+    exact = solve_moves(deal) if not deal.hidden_seats else {}
     table = values[:, cards]
     best = table == table.max(axis=1, keepdims=True)
     frame = pd.DataFrame({
@@ -114,17 +143,6 @@ def analyze(state, *, worlds: int = ANALYZE_WORLDS, seed: int = 0, players=tuple
                if not (name in PERFECT_INFORMATION and deal.hidden_seats)}
     frame["bots"] = [" ".join(name for name, card in choices.items() if card == c) for c in cards]
     frame = frame.sort_values(["pimc_mean", "card"], ascending=[False, True], kind="stable").reset_index(drop=True)
-    frame.attrs.update(seat=deal.to_move, team=deal.to_move % 2, worlds=worlds, seed=seed, choices=choices)
-    return frame
-
-
-def format_analysis(table: pd.DataFrame, state) -> str:
-    """The table of :func:`analyze` as text, under a line naming the seat, the contract and the layouts."""
-    deal = play_state_of(state)
     doubled = {1: "", 2: " doubled", 4: " redoubled"}[deal.multiplier]
-    head = (f"seat {table.attrs['seat']} to move (team {table.attrs['team']}), trick {deal.trick_number + 1}, "
-            f"{deal.contract}{doubled} by seat {deal.declarer}; values: the mover's team's points still to come; "
-            f"{table.attrs['worlds']} layouts, seed {table.attrs['seed']}")
-    body = table.to_string(index=False, formatters={"pimc_mean": "{:.1f}".format, "pimc_se": "{:.1f}".format,
-                                                    "p_best": "{:.2f}".format})
-    return head + "\n" + body
+    return Analysis(frame, deal.to_move, deal.to_move % 2, worlds, seed, choices, deal.trick_number + 1,
+                    f"{deal.contract}{doubled}", deal.declarer)

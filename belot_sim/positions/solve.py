@@ -12,7 +12,7 @@ sides play perfectly (a *perfect-information* analysis: it sees every hand).
 What is counted (docs/rules.md §2, §6, §7), for team ``team`` from the remaining tricks: card points of
 its tricks (the rules family's table for the contract), +10 for the deal's last trick, all doubled
 in bulgarian NT; +90 valat when the team takes every trick of a whole deal (8 cards each: the
-first trick not started yet, or ``valat=True`` in :func:`solve_position`); in AT +20 for each
+first trick not started yet, or ``valat=True``); in AT +20 for each
 K-Q pair held together by one of the team's seats whose first card is played in its own suit.
 Declarations and suit-contract belots do not depend on the play and are not included.
 
@@ -28,6 +28,7 @@ import numpy as np
 
 from ..engine.checks import check_bool
 from ..engine.compiling import announce
+from ..engine.results import warn_deprecated
 from ..game.card_types import Card, card_value
 from ..game.cards import format_card, iter_cards, parse_card, popcount, to_mask
 from ..game.rules import BULGARIAN, Contract, Rules
@@ -197,26 +198,40 @@ def _run(masks, contract, leader, cards, team, rules, valat, moves: bool, names:
 
 # --- public API --------------------------------------------------------------------------------
 
-def solve(hands: Sequence, contract: Contract | str, leader: int, team: int = 0,
-          rules: Rules | str = BULGARIAN) -> int:
+def solve(position, contract: Contract | str | None = None, leader: int | None = None, team: int | None = None,
+          rules: Rules | str = BULGARIAN, *, trick: Iterable = (), valat: bool | None = None) -> int:
     """Compute the exact points team ``team`` takes from the remaining tricks with perfect play by both sides.
 
-    With k = 8 the team also earns the 90 valat points if it can take every trick.  See the module
-    docstring for what is counted.
+    The position is four hands with the contract and the seat that leads (from the middle of a trick:
+    with the cards on the table, ``trick``), or a reference :class:`~belot_sim.reference.DealState` in
+    its play.  With 8 cards each the team also earns the 90 valat points if it can take every trick.
+    See the module docstring for what is counted.
 
     Parameters
     ----------
-    hands : sequence of int or str
-        Four masks or card strings of equal size k (1..8), indexed by seat — the last k tricks of a
-        deal.
+    position : sequence of int or str, or DealState
+        Four masks or card strings indexed by seat — the cards still held (a seat that already played to
+        the trick holds one card less than the others; k = 1..8 tricks are left) — or a reference
+        ``DealState`` with every hand known (only what is still to come is counted; valat counts while
+        ``team`` has won every completed trick; ``contract``, ``leader``, ``rules``, ``trick`` and
+        ``valat`` come from the state).
     contract : Contract or str
-        The contract (``"H"``, ``"NT"``, ``"AT"``...), one the rules allow.
+        The contract (``"H"``, ``"NT"``, ``"AT"``...), one the rules allow; with hands.
     leader : int
-        The seat 0..3 that leads the next trick.
-    team : int, default 0
-        0 (seats 0, 2) or 1 (seats 1, 3), the side that maximises (the other side minimises).
+        The seat 0..3 that led the trick in progress (or leads the next one when ``trick`` is empty);
+        with hands.
+    team : int, optional
+        0 (seats 0, 2) or 1 (seats 1, 3), the side that maximises (the other side minimises); default
+        team 0 with hands, the team of the seat to move with a state.
     rules : Rules or str, default ``BULGARIAN``
-        A :class:`Rules` or preset name.
+        A :class:`Rules` or preset name; with hands.
+    trick : iterable, default ()
+        The cards already on the table (at most 3, each a legal play), in playing order from
+        ``leader``, as cards (indices or text; also one text such as ``"7S 8S"``) or ``(seat, card)``
+        pairs; their points go to whoever wins the trick and are part of the value.
+    valat : bool, optional
+        Whether the team can still earn the 90 valat points (it has won every earlier trick of the
+        deal); ``None`` (default): only within the deal's first trick.
 
     Returns
     -------
@@ -226,133 +241,76 @@ def solve(hands: Sequence, contract: Contract | str, leader: int, team: int = 0,
     Raises
     ------
     ValueError
-        On bad input (sizes, overlaps, seats, contract).
+        On bad input (sizes, overlaps, seats, contract, a card on the table that was not a legal
+        play), a state whose deal is over or whose hands are not all known.
     TypeError
-        On an argument of the wrong type.
+        On an argument of the wrong type, or hands without ``contract`` and ``leader``.
+
+    Examples
+    --------
+    >>> solve(["AS", "", "TS", "8S"], "H", leader=1, trick=["7S"])
+    31
     """
-    return _run(*_prepare(hands, contract, leader, (), team, rules, None), moves=False)
+    return _solve(position, contract, leader, team, rules, trick, valat, moves=False)
 
 
-def solve_moves(hands: Sequence, contract: Contract | str, leader: int, team: int = 0,
-                rules: Rules | str = BULGARIAN, *, names: bool = False) -> dict[Card, int] | dict[str, int]:
-    """Value every card ``leader`` may lead: the exact points of team ``team`` after it, with perfect play.
+def solve_moves(position, contract: Contract | str | None = None, leader: int | None = None,
+                team: int | None = None, rules: Rules | str = BULGARIAN, *, trick: Iterable = (),
+                valat: bool | None = None, names: bool = False) -> dict[Card, int] | dict[str, int]:
+    """Value every card the seat to move may play: the exact points of team ``team`` after it, with perfect play.
 
-    The leader may play any card.  ``max`` of the values is :func:`solve` when ``team`` is the
-    leader's team, ``min`` otherwise.
+    ``max`` of the values is :func:`solve` when ``team`` is the mover's team, ``min`` otherwise.
 
     Parameters
     ----------
-    hands, contract, leader, team, rules
-        As in :func:`solve`.
+    position, contract, leader, team, rules, trick, valat
+        As in :func:`solve` (the seat to move: ``leader`` with an empty ``trick``, the seat after the
+        trick's last card otherwise).
     names : bool, default False
         Key the result by the cards' texts (``"JH"``) instead of :class:`~belot_sim.Card` values.
 
     Returns
     -------
     dict of Card to int, or dict of str to int
-        ``{card: value}`` for every card of ``leader``: the exact points of team ``team`` after that
-        card is led and both sides play perfectly.  The keys are :class:`~belot_sim.Card` values (card
-        indices that print as names), or texts with ``names=True``.
+        ``{card: value}`` for every legal card of the seat to move: the exact points of team ``team``
+        after that card and perfect play by both sides.  The keys are :class:`~belot_sim.Card` values
+        (card indices that print as names), or texts with ``names=True``.
 
     Raises
     ------
     ValueError
-        On bad input (sizes, overlaps, seats, contract).
+        As :func:`solve`.
     TypeError
-        On an argument of the wrong type.
+        As :func:`solve`.
     """
-    return _run(*_prepare(hands, contract, leader, (), team, rules, None), moves=True, names=names)
+    return _solve(position, contract, leader, team, rules, trick, valat, moves=True, names=names)
 
 
-def solve_position(hands: Sequence, contract: Contract | str, leader: int, trick: Iterable = (), team: int = 0,
-                   rules: Rules | str = BULGARIAN, *, valat: bool | None = None, moves: bool = False,
-                   names: bool = False) -> int | dict[Card, int] | dict[str, int]:
-    """Compute :func:`solve` (or :func:`solve_moves` with ``moves=True``) from the middle of a trick.
-
-    Parameters
-    ----------
-    hands : sequence of int or str
-        The cards still held, four masks or card strings indexed by seat — a seat that already
-        played to the trick holds one card less than the others.
-    contract : Contract or str
-        The contract, one the rules allow.
-    leader : int
-        The seat 0..3 that led the trick in progress (or leads the next one when ``trick`` is empty).
-    trick : iterable, default ()
-        The cards already on the table (at most 3, each a legal play), in playing order from
-        ``leader``, as cards (indices or text; also one text such as ``"7S 8S"``) or
-        ``(seat, card)`` pairs; their points go to whoever wins the trick and are part of the value.
-    team : int, default 0
-        0 (seats 0, 2) or 1 (seats 1, 3), the side that maximises.
-    rules : Rules or str, default ``BULGARIAN``
-        A :class:`Rules` or preset name.
-    valat : bool, optional
-        Whether the team can still earn the 90 valat points (it has won every earlier trick of the
-        deal); ``None`` (default): only within the deal's first trick.
-    moves : bool, default False
-        Return ``{card: value}`` for the seat to move instead of the value.
-    names : bool, default False
-        With ``moves=True``, key the result by the cards' texts, as :func:`solve_moves`.
-
-    Returns
-    -------
-    int or dict
-        The points of ``team``; with ``moves=True`` ``{card: value}`` for the seat to move (keys as
-        :func:`solve_moves`'s).
-
-    Raises
-    ------
-    ValueError
-        On bad input (sizes, overlaps, seats, contract, a card on the table that was not a legal
-        play).
-    TypeError
-        On an argument of the wrong type.
-
-    Examples
-    --------
-    >>> solve_position(["AS", "", "TS", "8S"], "H", leader=1, trick=["7S"])
-    31
-    """
-    moves = check_bool(moves, "moves")
-    return _run(*_prepare(hands, contract, leader, trick, team, rules, valat), moves=moves, names=names)
+def _solve(position, contract, leader, team, rules, trick, valat, moves: bool, names: bool = False):
+    """:func:`solve` or :func:`solve_moves` of hands or of a state."""
+    if _is_state(position):
+        no_trick = trick is None or (isinstance(trick, (tuple, list, str)) and not trick)
+        given = {"contract": contract, "leader": leader, "trick": None if no_trick else trick, "valat": valat,
+                 "rules": None if rules is BULGARIAN else rules}
+        extra = [name for name, value in given.items() if value is not None]
+        if extra:
+            raise TypeError(f"a DealState carries its own {', '.join(extra)}: give the state alone (and team)")
+        return _solve_state(position, team, moves, names)
+    if contract is None or leader is None:
+        raise TypeError("solve(hands, contract, leader, ...) needs the contract and the seat that leads (or give a "
+                        "reference DealState alone)")
+    return _run(*_prepare(position, contract, leader, trick, 0 if team is None else team, rules, valat),
+                moves=moves, names=names)
 
 
-def solve_state(state, team: int | None = None, *, moves: bool = False, names: bool = False
-                ) -> int | dict[Card, int] | dict[str, int]:
-    """Compute the double-dummy value of a reference :class:`~belot_sim.reference.DealState` from where it is.
-
-    Only what is still to come is counted (the tricks already won and belots already decided are
-    not); valat counts if ``team`` has won every completed trick.
-
-    Parameters
-    ----------
-    state : DealState
-        The deal in progress, every hand known.  A state with unknown hands (a position text with
-        ``?``) is refused: its filled-in hands are a guess.
-    team : int, optional
-        0 or 1, the side that maximises; default the team of the seat to move.
-    moves : bool, default False
-        Return ``{card: value}`` for the seat to move instead of the value.
-    names : bool, default False
-        With ``moves=True``, key the result by the cards' texts, as :func:`solve_moves`.
-
-    Returns
-    -------
-    int or dict
-        The points of ``team``; with ``moves=True`` ``{card: value}`` for the seat to move (keys as
-        :func:`solve_moves`'s).
-
-    Raises
-    ------
-    TypeError
-        If ``state`` is not a reference ``DealState``, or ``team`` is not an integer.
-    ValueError
-        If the deal is over, a hand is unknown, or ``team`` is not 0 or 1.
-    """
+def _is_state(position) -> bool:
     from ..reference.deal import DealState
 
-    if not isinstance(state, DealState):
-        raise TypeError(f"state must be a reference DealState, got {type(state).__name__}")
+    return isinstance(position, DealState)
+
+
+def _solve_state(state, team, moves: bool, names: bool):
+    """The double-dummy value (or card values) of a reference ``DealState`` from where it is."""
     if state.is_over:
         raise ValueError("the deal is over: nothing is left to solve")
     if state.hidden_seats:
@@ -363,5 +321,59 @@ def solve_state(state, team: int | None = None, *, moves: bool = False, names: b
         team = state.to_move % 2
     team = _check_index(team, "team", 1)
     valat = state.tricks_won[1 - team] == 0
-    return solve_position(state.hands, state.contract, state.leader, [c for _, c in state.trick], team,
-                          state.rules, valat=valat, moves=moves, names=names)
+    return _run(*_prepare(state.hands, state.contract, state.leader, [c for _, c in state.trick], team,
+                          state.rules, valat), moves=moves, names=names)
+
+
+# --- the names before solve and solve_moves took positions and states, for one release --------------
+
+def solve_position(hands: Sequence, contract: Contract | str, leader: int, trick: Iterable = (), team: int = 0,
+                   rules: Rules | str = BULGARIAN, *, valat: bool | None = None, moves: bool = False,
+                   names: bool = False) -> int | dict[Card, int] | dict[str, int]:
+    """Deprecated: :func:`solve` (or :func:`solve_moves` with ``moves=True``), which take ``trick=``.
+
+    Parameters
+    ----------
+    hands, contract, leader, trick, team, rules, valat
+        As in :func:`solve`.
+    moves : bool, default False
+        Return :func:`solve_moves`'s ``{card: value}`` instead of the value.
+    names : bool, default False
+        As in :func:`solve_moves`.
+
+    Returns
+    -------
+    int or dict
+        As :func:`solve`, or :func:`solve_moves` with ``moves=True``.
+    """
+    moves = check_bool(moves, "moves")
+    warn_deprecated(f"solve_position is deprecated: use {'solve_moves' if moves else 'solve'}(hands, contract, "
+                    "leader, team, rules, trick=..., valat=...)")
+    return _solve(hands, contract, leader, team, rules, trick, valat, moves=moves, names=names)
+
+
+def solve_state(state, team: int | None = None, *, moves: bool = False, names: bool = False
+                ) -> int | dict[Card, int] | dict[str, int]:
+    """Deprecated: :func:`solve` (or :func:`solve_moves` with ``moves=True``), which take a state.
+
+    Parameters
+    ----------
+    state : DealState
+        As in :func:`solve`.
+    team : int, optional
+        As in :func:`solve`.
+    moves : bool, default False
+        Return :func:`solve_moves`'s ``{card: value}`` instead of the value.
+    names : bool, default False
+        As in :func:`solve_moves`.
+
+    Returns
+    -------
+    int or dict
+        As :func:`solve`, or :func:`solve_moves` with ``moves=True``.
+    """
+    moves = check_bool(moves, "moves")
+    warn_deprecated(f"solve_state is deprecated: use {'solve_moves' if moves else 'solve'}(state, team)")
+    if not _is_state(state):
+        raise TypeError(f"state must be a reference DealState, got {type(state).__name__}")
+    return _solve_state(state, team, moves, names)

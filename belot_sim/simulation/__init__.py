@@ -5,11 +5,11 @@
 
 from . import accessor  # noqa: F401  (registers the frames' .belot accessor)
 from .dask import simulate_dask
-from .deals import simulate
-from .match_tournament import format_match_tournament, match_tournament
+from .deals import Simulation, simulate
+from .match_tournament import MatchTournament, format_match_tournament, match_tournament
 from .matches import simulate_matches
 from .pictures import write_svg
-from .tournament import format_tournament, tournament
+from .tournament import Tournament, format_tournament, tournament
 
-__all__ = ["simulate", "simulate_matches", "tournament", "format_tournament", "match_tournament",
-           "format_match_tournament", "simulate_dask", "write_svg"]
+__all__ = ["simulate", "Simulation", "simulate_matches", "tournament", "Tournament", "format_tournament",
+           "match_tournament", "MatchTournament", "format_match_tournament", "simulate_dask", "write_svg"]

@@ -118,7 +118,7 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
              players="random", bidders=None, seed: int = 0, start: int = 0, threads: int | None = None,
              plays: bool = False, multiplier: int = 1, progress: bool | None = None, worlds: int = DEFAULT_WORLDS,
              calls: bool = False, bidder_options: dict | None = None
-             ) -> pd.DataFrame | tuple[pd.DataFrame, ...]:
+             ) -> pd.DataFrame | Simulation:
     """Play ``n`` deals (ids ``start .. start+n-1``) and return one row per deal.
 
     Parameters
@@ -159,8 +159,9 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     worlds : layouts of the unseen cards a ``pimc`` player solves per decision.
     calls : with bidders, also return the per-call frame.
 
-    Returns the deals frame, or a tuple ``(deals, plays)``, ``(deals, calls)`` or ``(deals, plays,
-    calls)`` as requested.
+    Returns the deals frame, or with ``plays`` or ``calls`` a :class:`Simulation`: the frames by name
+    (``.deals``, ``.plays``, ``.calls``) that unpacks as the tuple ``(deals, plays)``, ``(deals,
+    calls)`` or ``(deals, plays, calls)``, as requested.
 
     * deals: ``deal_id, dealer, contract, declarer, multiplier, hand0..hand3`` (final 8-card
       masks), ``trick_points0/1`` (cards + last trick, NT doubled), ``declared0/1`` (resolved
@@ -182,7 +183,7 @@ def simulate(n: int, *, rules: Rules | str = "bulgarian", contract=None, declare
     with numba_threads(threads), Progress(progress, "simulate", n, "deals") as bar:
         for offset, size in deal_blocks(plan, n, bar):
             out.play(start, offset, offset + size)
-    return _result(out.frames(start))
+    return _result(plan, out.frames(start))
 
 
 def deal_blocks(plan: DealPlan, n: int, progress: Progress | None = None, first: int | None = None):
@@ -195,8 +196,52 @@ def deal_blocks(plan: DealPlan, n: int, progress: Progress | None = None, first:
     return blocks(n, first=first or FIRST_BLOCK, cap=BLOCK, progress=progress)
 
 
-def _result(frames: list[pd.DataFrame]) -> pd.DataFrame | tuple[pd.DataFrame, ...]:
-    return tuple(frames) if len(frames) > 1 else frames[0]
+class Simulation(tuple):
+    """What :func:`simulate` returns when ``plays`` or ``calls`` is asked: the frames by name,
+    ``.deals``, ``.plays``, ``.calls``, and a tuple of the ones asked for in that order, so
+    ``deals, plays = simulate(n, plays=True)`` unpacks them."""
+
+    def __new__(cls, deals: pd.DataFrame, plays: pd.DataFrame | None = None, calls: pd.DataFrame | None = None):
+        result = super().__new__(cls, [f for f in (deals, plays, calls) if f is not None])
+        result._frames = {"plays": plays, "calls": calls}
+        return result
+
+    def __getnewargs__(self):  # pickling rebuilds it from its frames by name
+        return self[0], self._frames["plays"], self._frames["calls"]
+
+    @property
+    def deals(self) -> pd.DataFrame:
+        """One row per deal (the columns: :func:`simulate`)."""
+        return self[0]
+
+    @property
+    def plays(self) -> pd.DataFrame:
+        """One row per card played; asked with ``plays=True``."""
+        return self._asked("plays")
+
+    @property
+    def calls(self) -> pd.DataFrame:
+        """One row per call; asked with ``calls=True`` (with bidders)."""
+        return self._asked("calls")
+
+    def _asked(self, name: str) -> pd.DataFrame:
+        if self._frames[name] is None:
+            raise AttributeError(f"this simulation has no {name} frame: simulate(..., {name}=True) keeps them")
+        return self._frames[name]
+
+    def __repr__(self) -> str:
+        sizes = ", ".join(f"{name}: {len(frame):,} rows" for name, frame in
+                          (("deals", self[0]), *self._frames.items()) if frame is not None)
+        return f"Simulation({sizes})"
+
+
+def _result(plan: DealPlan, frames: list[pd.DataFrame]) -> pd.DataFrame | Simulation:
+    """The deals frame, or a :class:`Simulation` of the frames ``plan`` asks for."""
+    if len(frames) == 1:
+        return frames[0]
+    frames = iter(frames)
+    deals = next(frames)
+    return Simulation(deals, next(frames) if plan.plays else None, next(frames) if plan.calls else None)
 
 
 def run_deals(plan: DealPlan, start: int, n: int) -> list[pd.DataFrame]:

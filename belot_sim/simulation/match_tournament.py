@@ -10,12 +10,15 @@ number of deals: a deal is *paired* when both plays reached it, and the edge of 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 import pandas as pd
 
 from ..engine.checks import check_bool, check_int
 from ..engine.progress import Progress, check_progress
 from ..engine.registry import BIDDERS, PLAYERS
+from ..engine.results import FormerTable, warn_deprecated
 from ..engine.searching import DEFAULT_WORLDS
 from ..engine.stats import NA_NOTE, duplicate_lines, format_interval, side_names, sums_interval
 from ..game.rules import CONTRACT_CODES, Rules
@@ -27,6 +30,50 @@ BLOCK_MATCHES = 1 << 14
 
 #: Columns of each play in the per-deal frame (suffix ``_1``: team ``a`` in seats 0/2; ``_2``: swapped).
 PLAY_COLUMNS = ("contract", "declarer", "multiplier", "auction", "outcome", "score_a", "score_b")
+
+
+@dataclass(frozen=True, eq=False)
+class MatchTournament(FormerTable):
+    """Duplicate matches (:func:`match_tournament`): ``table`` as a
+    :class:`~belot_sim.simulation.tournament.Tournament`'s, in match points, with the match win rate in
+    its ``all`` row (the columns: :func:`match_tournament`); the teams ``a``, ``b``
+    (``"bidder:player"``), ``n`` the duplicate matches, ``seed``, ``void_plays`` and
+    ``unpaired_deals``, and with ``per_deal=True`` the paired ``deals`` (else ``None``).  ``str()``
+    prints the report."""
+
+    table: pd.DataFrame = field(repr=False)
+    a: str
+    b: str
+    n: int
+    seed: int
+    void_plays: int = 0
+    unpaired_deals: int = 0
+    deals: pd.DataFrame | None = field(default=None, repr=False)
+
+    @property
+    def win_rate(self) -> tuple[float, float, float]:
+        """``(rate, low, high)``: the share of matches ``a`` won with its 95 % interval."""
+        row = self.table.loc["all"]
+        return float(row.match_win_rate), float(row.win_ci_low), float(row.win_ci_high)
+
+    def lines(self) -> list[str]:
+        a, b = side_names(self.a, self.b)
+        return duplicate_lines(self.table, self.n, a, b, "matches") + self.notes()
+
+    def notes(self) -> list[str]:
+        rate, low, high = self.win_rate
+        lines = [f"match win rate of {side_names(self.a, self.b)[0]}: {rate:.1%} {format_interval(low, high, '.1%')}"]
+        if self.table["ci_low"].isna().any() or np.isnan(low):
+            lines.append(NA_NOTE.format(what="deals (an edge) or two matches (the win rate)"))
+        return lines
+
+    def __iter__(self):
+        # ``table, deals = match_tournament(..., per_deal=True)`` unpacked a tuple before
+        if self.deals is None:
+            return super().__iter__()
+        warn_deprecated("unpacking match_tournament(..., per_deal=True) is deprecated: it returns a "
+                        "MatchTournament; read .table and .deals")
+        return iter((self, self.deals))
 
 
 def check_team(team, name: str) -> tuple[str, str]:
@@ -52,7 +99,7 @@ def check_team(team, name: str) -> tuple[str, str]:
 def match_tournament(a, b, n: int, *, rules: Rules | str = "bulgarian", seed: int = 0, start: int = 0,
                      threads: int | None = None, worlds: int = DEFAULT_WORLDS, bidder_options: dict | None = None,
                      max_deals: int = DEFAULT_MAX_DEALS, progress: bool | None = None, per_deal: bool = False
-                     ) -> pd.DataFrame | tuple[pd.DataFrame, pd.DataFrame]:
+                     ) -> MatchTournament:
     """Play ``n`` duplicate matches (ids ``start .. start+n-1``) between teams ``a`` and ``b``.
 
     Every match is played twice on the same cards, the seats swapped.  Without ``per_deal`` the matches
@@ -75,12 +122,12 @@ def match_tournament(a, b, n: int, *, rules: Rules | str = "bulgarian", seed: in
     max_deals, progress
         As :func:`belot_sim.simulate_matches`.
     per_deal : bool, default False
-        Also return the paired deals, one row each (all ``n`` matches then are played as one block).
+        Also keep the paired deals, one row each (all ``n`` matches then are played as one block).
 
     Returns
     -------
-    pandas.DataFrame or tuple of (pandas.DataFrame, pandas.DataFrame)
-        A frame like :func:`belot_sim.tournament`'s, index ``contract``: one row per contract and
+    MatchTournament
+        Its ``table`` is like :func:`belot_sim.tournament`'s, index ``contract``: one row per contract and
         ``"all"``.  ``all``: ``deals`` (paired deals), ``mean_edge`` (match points per deal in ``a``'s
         favour, each deal's own ``score0``/``score1``: hanging points a later deal collects count in
         the matches' totals, not in any deal's edge) with ``ci_low``/``ci_high`` (95 % normal interval
@@ -88,10 +135,10 @@ def match_tournament(a, b, n: int, *, rules: Rules | str = "bulgarian", seed: in
         counted) with ``win_ci_low``/``win_ci_high`` (95 % normal interval over the match pairs,
         clipped to [0, 1]).  A contract's row: the plays of paired deals that ended in it (each play
         its own auction), ``deals`` = plays, the edge of those plays alone (not duplicate-paired); its
-        win columns are NaN.  ``attrs``: the teams (``a``, ``b`` as ``"bidder:player"``), ``n``,
-        ``seed``, ``void_plays``, ``unpaired_deals``.
+        win columns are NaN.  Its fields: the teams (``a``, ``b`` as ``"bidder:player"``), ``n``,
+        ``seed``, ``void_plays``, ``unpaired_deals``; ``print(result)`` prints the report.
 
-        With ``per_deal=True``, ``(table, deals)``: ``deals`` has one row per paired deal —
+        With ``per_deal=True`` its ``deals`` has one row per paired deal —
         ``match_id, deal, deal_id, dealer`` and for each play (``_1`` with ``a`` in seats 0/2, ``_2``
         swapped) ``contract, declarer, multiplier, auction, outcome, score_a, score_b``, then ``edge``.
 
@@ -120,9 +167,10 @@ def match_tournament(a, b, n: int, *, rules: Rules | str = "bulgarian", seed: in
             deals = paired_deals(both[0][1], both[1][1])
             sums += match_sums(deals, *both).astype(object)  # Python ints: no overflow
             bar.advance(count)
-    table = _table(sums)
-    table.attrs.update({"a": ":".join(team_a), "b": ":".join(team_b), "n": n, "seed": seed})
-    return (table, deals) if per_deal else table  # per_deal: one block, its deals are all
+    return MatchTournament(_table(sums), ":".join(team_a), ":".join(team_b), n, seed,
+                           void_plays=int(sums[SUM_ROWS.index("void_plays"), 0]),
+                           unpaired_deals=int(sums[SUM_ROWS.index("unpaired_deals"), 0]),
+                           deals=deals if per_deal else None)  # per_deal: one block, its deals are all
 
 
 def _play_twice(team_a, team_b, n: int, start: int, **common):
@@ -194,8 +242,6 @@ def _table(sums: np.ndarray) -> pd.DataFrame:
     rows["all"] = _row(*sums[SUM_ROWS.index("all")], scale=2, wins=sums[SUM_ROWS.index("matches")])
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.index.name = "contract"
-    table.attrs["void_plays"] = int(sums[SUM_ROWS.index("void_plays"), 0])
-    table.attrs["unpaired_deals"] = int(sums[SUM_ROWS.index("unpaired_deals"), 0])
     return table
 
 
@@ -208,27 +254,22 @@ def _row(count: int, total: int, squares: int, *, scale: int, wins=None) -> dict
             "win_ci_low": win_low, "win_ci_high": win_high}
 
 
-def format_match_tournament(table: pd.DataFrame) -> str:
-    """Format a :func:`match_tournament` table as printable text.
+def format_match_tournament(result) -> str:
+    """Deprecated: ``str(result)`` of the :class:`MatchTournament` :func:`match_tournament` returns.
 
     Parameters
     ----------
-    table : pandas.DataFrame
-        A table :func:`match_tournament` returned; its ``attrs`` name the teams (``a``, ``b``) and give
-        the number of duplicate matches (``n``) for the title.
+    result : MatchTournament or pandas.DataFrame
+        A match tournament, or a table with the old ``attrs`` (``a``, ``b``, ``n``, ``seed``).
 
     Returns
     -------
     str
-        A title, then per contract its deals and edge with its 95 % interval (``n/a`` for a row of one
-        play), and the match win rate (its interval ``n/a`` for one match), with a note under the table
-        when an interval is ``n/a``; the teams named ``(A)`` and ``(B)`` when both are the same.
+        The tournament's report.
     """
-    a, b = side_names(table.attrs.get("a", "a"), table.attrs.get("b", "b"))
-    lines = duplicate_lines(table, a, b, "matches")
-    row = table.loc["all"]
-    lines.append(f"match win rate of {a}: {row.match_win_rate:.1%} "
-                 f"{format_interval(row.win_ci_low, row.win_ci_high, '.1%')}")
-    if table["ci_low"].isna().any() or np.isnan(row.win_ci_low):
-        lines.append(NA_NOTE.format(what="deals (an edge) or two matches (the win rate)"))
-    return "\n".join(lines)
+    warn_deprecated("format_match_tournament(result) is deprecated: print(result) or str(result) gives the "
+                    "same text")
+    if not isinstance(result, MatchTournament):
+        attrs = result.attrs
+        result = MatchTournament(result, attrs.get("a", "a"), attrs.get("b", "b"), attrs.get("n"), attrs.get("seed"))
+    return str(result)

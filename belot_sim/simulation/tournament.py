@@ -8,11 +8,14 @@ two plays.
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+
 import numpy as np
 import pandas as pd
 
 from ..engine.checks import check_int, check_threads, numba_threads
 from ..engine.progress import Progress, check_progress
+from ..engine.results import FormerTable, warn_deprecated
 from ..engine.searching import DEFAULT_WORLDS
 from ..engine.stats import NA_NOTE, duplicate_lines, side_names, sums_interval
 from ..game.rules import CONTRACT_CODES
@@ -23,10 +26,40 @@ from .deals import MAX_DEALS, DealPlan, deal_blocks, plan_deals, run_deals
 CLIENT_PARTITION = 100_000
 
 
+@dataclass(frozen=True, eq=False)
+class Tournament(FormerTable):
+    """A duplicate tournament (:func:`tournament`): ``table`` has one row per contract played plus
+    ``"all"`` (index ``contract``), columns ``deals``, ``mean_edge`` (raw points per deal in ``a``'s
+    favour), ``ci_low``/``ci_high`` (its 95 % normal interval; NaN for a row of one deal),
+    ``a_better``/``b_better``/``equal`` (fractions of deals); ``a`` and ``b`` the players, ``n`` the
+    duplicate deals, ``seed``.  ``str()`` prints the report."""
+
+    table: pd.DataFrame = field(repr=False)
+    a: str
+    b: str
+    n: int
+    seed: int
+
+    @property
+    def edge(self) -> float:
+        """The mean edge over all deals (``table.loc["all", "mean_edge"]``)."""
+        return float(self.table.loc["all", "mean_edge"])
+
+    def lines(self) -> list[str]:
+        a, b = side_names(self.a, self.b)
+        a_better, b_better = a + " better", b + " better"
+        width = max(14, len(a_better), len(b_better))
+        return duplicate_lines(self.table, self.n, a, b, "deals", f" {a_better:>{width}} {b_better:>{width}}",
+                               lambda row: f" {row.a_better:>{width}.1%} {row.b_better:>{width}.1%}") + self.notes()
+
+    def notes(self) -> list[str]:
+        return [NA_NOTE.format(what="deals")] if self.table["ci_low"].isna().any() else []
+
+
 def tournament(a: str, b: str, n: int, *, rules="bulgarian", contract=None, declarer: int | None = None,
                bidders=None, seed: int = 0, start: int = 0, threads: int | None = None, progress: bool | None = None,
                worlds: int = DEFAULT_WORLDS, bidder_options: dict | None = None, client=None,
-               partition_size: int = CLIENT_PARTITION) -> pd.DataFrame:
+               partition_size: int = CLIENT_PARTITION) -> Tournament:
     """Play ``n`` duplicate deals (ids ``start .. start+n-1``) between players ``a`` and ``b``.
 
     Every deal is played twice on the same cards, contract and declarer (undoubled): once with ``a``
@@ -61,12 +94,12 @@ def tournament(a: str, b: str, n: int, *, rules="bulgarian", contract=None, decl
 
     Returns
     -------
-    pandas.DataFrame
-        One row per contract played plus ``"all"`` (index ``contract``), columns: ``deals``,
-        ``mean_edge`` (raw points per deal in ``a``'s favour), ``ci_low``/``ci_high`` (95% normal
-        interval of the mean; NaN for a row of one deal, printed ``n/a`` by :func:`format_tournament`),
-        ``a_better``/``b_better``/``equal`` (fractions of deals).  ``attrs`` holds ``a``, ``b``, ``n``
-        and ``seed``.
+    Tournament
+        Its ``table``: one row per contract played plus ``"all"`` (index ``contract``), columns
+        ``deals``, ``mean_edge`` (raw points per deal in ``a``'s favour), ``ci_low``/``ci_high`` (95%
+        normal interval of the mean; NaN for a row of one deal, printed ``n/a``),
+        ``a_better``/``b_better``/``equal`` (fractions of deals); the players ``a``, ``b``, ``n`` and
+        ``seed``.  ``print(result)`` prints the report.
     """
     first, second = duplicate_plans(a, b, rules=rules, contract=contract, declarer=declarer, bidders=bidders,
                                     seed=seed, worlds=worlds, bidder_options=bidder_options)
@@ -92,8 +125,7 @@ def tournament(a: str, b: str, n: int, *, rules="bulgarian", contract=None, decl
     rows["all"] = _summary(*totals.sum(axis=0))
     table = pd.DataFrame.from_dict(rows, orient="index")
     table.index.name = "contract"
-    table.attrs.update({"a": a, "b": b, "n": n, "seed": seed})
-    return table
+    return Tournament(table, a, b, n, seed)
 
 
 def duplicate_plans(a: str, b: str, *, rules, contract, declarer, bidders, seed, worlds,
@@ -152,27 +184,21 @@ def _summary(deals: int, twice: int, squares: int, a_better: int, b_better: int)
             "b_better": b_better / deals, "equal": (deals - a_better - b_better) / deals}
 
 
-def format_tournament(table: pd.DataFrame) -> str:
-    """Format a :func:`tournament` table as printable text.
+def format_tournament(result) -> str:
+    """Deprecated: ``str(result)`` of the :class:`Tournament` :func:`tournament` returns.
 
     Parameters
     ----------
-    table : pandas.DataFrame
-        A table :func:`tournament` returned; its ``attrs`` name the players (``a``, ``b``) and give
-        the number of duplicate deals (``n``) for the title.
+    result : Tournament or pandas.DataFrame
+        A tournament, or a table with the old ``attrs`` (``a``, ``b``, ``n``, ``seed``).
 
     Returns
     -------
     str
-        A title, then per contract its deals, edge with its 95% interval (``n/a`` for a row of one
-        deal, explained by a note under the table) and the win fractions, the sides named ``(A)`` and
-        ``(B)`` when both are the same player.
+        The tournament's report.
     """
-    a, b = side_names(table.attrs.get("a", "a"), table.attrs.get("b", "b"))
-    a_better, b_better = a + " better", b + " better"
-    width = max(14, len(a_better), len(b_better))
-    lines = duplicate_lines(table, a, b, "deals", f" {a_better:>{width}} {b_better:>{width}}",
-                            lambda row: f" {row.a_better:>{width}.1%} {row.b_better:>{width}.1%}")
-    if table["ci_low"].isna().any():
-        lines.append(NA_NOTE.format(what="deals"))
-    return "\n".join(lines)
+    warn_deprecated("format_tournament(result) is deprecated: print(result) or str(result) gives the same text")
+    if not isinstance(result, Tournament):
+        attrs = result.attrs
+        result = Tournament(result, attrs.get("a", "a"), attrs.get("b", "b"), attrs.get("n"), attrs.get("seed"))
+    return str(result)

@@ -23,7 +23,7 @@ from .scratch import new_gen
 def layout_values(record, view, ctx, tt, scratch, out):
     """``out[w, card]``: the value of each legal card for the mover's team in layout ``w`` of
     ``out.shape[0]`` layouts; returns the legal mask.  Values count what is still to come, as
-    :func:`belot_sim.solve_state` (valat while the team has won every completed trick)."""
+    :func:`belot_sim.solve` of a state (valat while the team has won every completed trick)."""
     replay_view(view, record)
     seat = (view[V_LEADER] + view[V_POS]) & 3
     hand = seen_hands(record, view, seat)[seat]
