@@ -61,6 +61,8 @@ def test_a_match_tournament_keeps_its_deals_by_name_and_unpacks_as_before():
     result = bs.match_tournament(("heuristic", "hard"), ("random", "hard"), 4, seed=2, per_deal=True)
     assert isinstance(result, bs.MatchTournament) and len(result.deals) == result.table.loc["all", "deals"]
     assert str(result).splitlines()[-1].startswith("match win rate of heuristic:hard: ")
+    assert result.edge == result.table.loc["all", "mean_edge"] and result.win_rate[0] == result.table.loc[
+        "all", "match_win_rate"]
     with pytest.deprecated_call(match="per_deal=True"):
         table, deals = result
     assert deals is result.deals

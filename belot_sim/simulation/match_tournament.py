@@ -51,6 +51,11 @@ class MatchTournament(FormerTable):
     deals: pd.DataFrame | None = field(default=None, repr=False)
 
     @property
+    def edge(self) -> float:
+        """The mean match-point edge per paired deal (``table.loc["all", "mean_edge"]``)."""
+        return float(self.table.loc["all", "mean_edge"])
+
+    @property
     def win_rate(self) -> tuple[float, float, float]:
         """``(rate, low, high)``: the share of matches ``a`` won with its 95 % interval."""
         row = self.table.loc["all"]
