@@ -25,7 +25,9 @@ stopped run resumes where it stopped):
 
 With ``--average K`` the run's weights (``bidder.npz``) are the mean of the last ``K`` rounds' networks, written as
 one wider network (belot_sim/training/fit.py ``save_average``) and checked as the rounds are
-(``evaluation-average.csv``).
+(``evaluation-average.csv``).  With ``--seeds S`` the rounds run ``S`` times, independently, with the seeds
+``--seed``, ``--seed + 1``, ... (each in ``<out>/seed-<s>``, the steps above in each), and the weights are the
+mean of the last ``K`` rounds' networks of every run (``S`` × ``K`` networks).
 
 ``--ship`` copies ``bidder.npz`` to ``belot_sim/data/bidder.npz`` (the weights the package bids with).
 The same seed and arguments give the same shards; the fit is deterministic on one machine and thread count.
@@ -67,9 +69,12 @@ def parse_args(argv=None) -> argparse.Namespace:
                         help="duplicate matches per card player in each round's check (default 2000; 0: none)")
     parser.add_argument("--average", type=int, default=1,
                         help="the weights are the mean of the last K rounds' networks (default 1: the last alone)")
+    parser.add_argument("--seeds", type=int, default=1,
+                        help="independent runs, seeds --seed, --seed + 1, ..., whose networks are averaged (default 1)")
     parser.add_argument("--ship", action="store_true", help="copy the weights to belot_sim/data/bidder.npz")
     args = parser.parse_args(argv)
-    for name in ("shards", "rounds", "round_shards", "deals", "epochs", "threads", "odds_deals", "odds_matches"):
+    for name in ("shards", "rounds", "round_shards", "deals", "epochs", "threads", "odds_deals", "odds_matches",
+                 "seeds"):
         if getattr(args, name) < 1:
             parser.error(f"--{name.replace('_', '-')} must be at least 1, got {getattr(args, name)}")
     if args.shards < 2 or (args.rounds > 1 and args.round_shards < 2):
@@ -148,15 +153,16 @@ def evaluate(args, r, weights: Path) -> None:
     code = ("import sys, pandas as pd, belot_sim as bs\n"
             "n, seed = map(int, sys.argv[1:3]); rows = []\n"
             "for player in ('neural', 'hard'):\n"
-            "    table = bs.match_tournament(('neural', player), ('heuristic', player), n, seed=seed)\n"
-            "    print(bs.format_match_tournament(table), flush=True)\n"
-            "    rows.append(table.loc[['all']].assign(player=player))\n"
+            "    result = bs.match_tournament(('neural', player), ('heuristic', player), n, seed=seed)\n"
+            "    print(result, flush=True)\n"
+            "    rows.append(result.table.loc[['all']].assign(player=player))\n"
             "pd.concat(rows).to_csv(sys.argv[3])")
     subprocess.run([sys.executable, "-c", code, str(args.eval_matches), str(10_000 + args.seed), str(path)],
                    env=weights_env(WEIGHTS_VARIABLE, weights), check=True)
 
 
-def run(args) -> Path:
+def train_rounds(args) -> list[Path]:
+    """Every round of one seed's run in ``args.out`` (its curve plotted); the networks to average."""
     from belot_sim.training.fit import plot_values_curve
 
     rounds: list[list[Path]] = []
@@ -165,22 +171,29 @@ def run(args) -> Path:
         rounds.append(make_data(args, r, weights))
         weights = make_weights(args, r, rounds)
         evaluate(args, r, weights)
-    final = args.out / "bidder.npz"
-    if args.average > 1 and not final.is_file():  # made once, as every step (a rerun resumes)
-        from belot_sim.kernels.bid_models.neural_bidder import INPUTS, OUTPUTS
-        from belot_sim.training.fit import save_average
-
-        rounds_averaged = list(range(args.rounds - args.average, args.rounds))
-        save_average([args.out / f"bidder-{r}.npz" for r in rounds_averaged], final,
-                     {"average of rounds": rounds_averaged}, INPUTS, OUTPUTS)
-    if args.average > 1:
-        evaluate(args, "average", final)
-    else:
-        shutil.copy(weights, final)
     last = args.rounds - 1
     shutil.copy(args.out / ("fit" if last == 0 else f"fit-{last}") / "curve.csv", args.out / "curve.csv")
     plot_values_curve(args.out / "curve.csv", args.out / "curve.png", "match-winning chance per call (%)",
                       "validation: chance lost by the preferred call")
+    return [args.out / f"bidder-{r}.npz" for r in range(args.rounds - args.average, args.rounds)]
+
+
+def run(args) -> Path:
+    seeds = range(args.seed, args.seed + args.seeds)
+    runs = [args] if args.seeds == 1 else [argparse.Namespace(**{**vars(args), "seed": s,
+                                                                 "out": args.out / f"seed-{s}"}) for s in seeds]
+    averaged = [path for one in runs for path in train_rounds(one)]
+    final = args.out / "bidder.npz"
+    if len(averaged) == 1:
+        shutil.copy(averaged[0], final)
+        return final
+    if not final.is_file():  # made once, as every step (a rerun resumes)
+        from belot_sim.kernels.bid_models.neural_bidder import INPUTS, OUTPUTS
+        from belot_sim.training.fit import save_average
+
+        save_average(averaged, final, {"average of": [str(p.relative_to(args.out)) for p in averaged]}, INPUTS,
+                     OUTPUTS)
+    evaluate(args, "average", final)
     return final
 
 

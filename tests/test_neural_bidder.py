@@ -5,6 +5,7 @@ labels against the engine's own deals."""
 from __future__ import annotations
 
 import hashlib
+import json
 import random
 import subprocess
 import sys
@@ -210,7 +211,7 @@ def test_the_training_script_runs_two_rounds_and_resumes(tmp_path):
     assert set(first) == {"bidder-0.npz", "bidder-1.npz", "bidder.npz", "odds.npz"}
     assert first["bidder.npz"] == first["bidder-1.npz"] != first["bidder-0.npz"]
     shapes = [a.shape for a in neural_bidder.load_weights(tmp_path / "bidder.npz")]
-    assert shapes == [(neural_bidder.INPUTS, 8), (8,), (8, 8), (8,), (8, 9), (9,)]
+    assert shapes == [(neural_bidder.INPUTS, 8), (8,), (1, 8, 8), (8,), (8, 9), (9,)]  # one network: one block
     assert hashlib.sha256(first["bidder-0.npz"]).hexdigest()[:16] in \
         (tmp_path / "shards-round1" / "shards.json").read_text()
     assert (tmp_path / "curve.png").read_bytes()[:4] == b"\x89PNG"
@@ -223,29 +224,56 @@ def test_the_training_script_runs_two_rounds_and_resumes(tmp_path):
     assert "data: round" not in again.stdout and {p.name: p.read_bytes() for p in tmp_path.glob("*.npz")} == first
 
 
+def test_the_training_script_averages_the_networks_of_independent_seeds(tmp_path):
+    """``--seeds 2``: two runs, seeds 3 and 4, each in its folder; the weights are one network of both."""
+    command = [sys.executable, str(ROOT / "scripts" / "train_bidder.py"), "--out", str(tmp_path), "--seed", "3",
+               "--seeds", "2", "--shards", "2", "--rounds", "1", "--deals", "30", "--epochs", "1", "--hidden", "8",
+               "4", "--threads", "1", "--eval-matches", "0", "--odds-deals", "300", "--odds-matches", "10"]
+    done = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr[-3000:]
+    runs = [tmp_path / "seed-3" / "bidder-0.npz", tmp_path / "seed-4" / "bidder-0.npz"]
+    assert runs[0].read_bytes() != runs[1].read_bytes()
+    w1, _, w2, _, w3, _ = neural_bidder.load_weights(tmp_path / "bidder.npz")
+    assert w1.shape == (neural_bidder.INPUTS, 16) and w2.shape == (2, 8, 4) and w3.shape == (8, 9)
+    assert json.loads(str(np.load(tmp_path / "bidder.npz")["meta"]))["average of"] == [
+        "seed-3/bidder-0.npz", "seed-4/bidder-0.npz"]
+
+
 def test_an_average_of_networks_is_one_network_of_their_mean(tmp_path):
-    """``--average``: the side-by-side network's outputs are the mean of the networks' outputs."""
-    from belot_sim.kernels.core.mlp import WEIGHT_NAMES
+    """``--average``: the networks side by side, their second layers as blocks; the kernel's outputs are
+    the mean of the networks' outputs (numpy's), and a single network is one block with ``forward``'s."""
+    from belot_sim.kernels.core.mlp import WEIGHT_NAMES, forward, forward_blocks, load_network
     from belot_sim.training.fit import save_average
 
     rng = np.random.default_rng(3)
     paths, nets = [], []
-    for k, (h1, h2) in enumerate([(16, 8), (12, 6)]):
+    for k, (h1, h2) in enumerate([(16, 8), (16, 8), (12, 6)]):
         shapes = [(neural_bidder.INPUTS, h1), (h1,), (h1, h2), (h2,), (h2, 9), (9,)]
         net = {name: rng.normal(size=shape).astype(np.float32) for name, shape in zip(WEIGHT_NAMES, shapes)}
         paths.append(tmp_path / f"net{k}.npz")
         np.savez(paths[-1], **net)
         nets.append(net)
-    averaged = dict(zip(WEIGHT_NAMES, neural_bidder.load_weights(
-        save_average(paths, tmp_path / "average.npz", {"test": 1}, neural_bidder.INPUTS, neural_bidder.OUTPUTS))))
+    averaged = neural_bidder.load_weights(
+        save_average(paths[:2], tmp_path / "average.npz", {"test": 1}, neural_bidder.INPUTS, neural_bidder.OUTPUTS))
 
-    def forward(net, x):
+    def numpy_forward(net, x):
         h = np.maximum(x @ net["w1"] + net["b1"], 0)
         return np.maximum(h @ net["w2"] + net["b2"], 0) @ net["w3"] + net["b3"]
 
-    x = rng.integers(0, 2, size=(50, neural_bidder.INPUTS)).astype(np.float32)
-    assert averaged["w1"].shape == (neural_bidder.INPUTS, 28) and averaged["w2"].shape == (28, 14)
-    assert np.allclose(forward(averaged, x), (forward(nets[0], x) + forward(nets[1], x)) / 2, atol=1e-4)
+    assert [a.shape for a in averaged] == [(neural_bidder.INPUTS, 32), (32,), (2, 16, 8), (16,), (16, 9), (9,)]
+    single = load_network(paths[2], neural_bidder.INPUTS, neural_bidder.OUTPUTS, "test", blocks=True)
+    flat = load_network(paths[2], neural_bidder.INPUTS, neural_bidder.OUTPUTS, "test")
+    assert single[2].shape == (1, 12, 6)
+    out, other = np.empty(9, np.float32), np.empty(9, np.float32)
+    for x in rng.integers(0, 2, size=(50, neural_bidder.INPUTS)).astype(np.int8):
+        forward_blocks(x, neural_bidder.INPUTS, *averaged, out)
+        mean = (numpy_forward(nets[0], x.astype(np.float32)) + numpy_forward(nets[1], x.astype(np.float32))) / 2
+        assert np.allclose(out, mean, atol=1e-3)
+        forward_blocks(x, neural_bidder.INPUTS, *single, out)
+        forward(x, neural_bidder.INPUTS, *flat, other)
+        assert np.allclose(out, other, atol=1e-4)
+    with pytest.raises(ValueError, match="different shapes cannot be averaged"):
+        save_average(paths[1:], tmp_path / "mixed.npz", {}, neural_bidder.INPUTS, neural_bidder.OUTPUTS)
 
 
 def test_a_later_round_seats_the_bidder_on_one_team():

@@ -271,15 +271,14 @@ def save_weights(net: Network, path: Path, meta: dict) -> Path:
 
 
 def save_average(paths, path: Path, meta: dict, inputs: int, outputs: int) -> Path:
-    """One network whose outputs are the mean of the networks in the weights files ``paths`` (each ``inputs`` →
-    H1 → H2 → ``outputs``), side by side: the hidden layers stacked, the second block-diagonal, the output
-    layer averaged; written as :func:`save_weights` writes one, so the kernels read it as any other."""
+    """One network whose outputs are the mean of the networks of one shape in the weights files ``paths``
+    (each ``inputs`` → H1 → H2 → ``outputs``), side by side: the hidden layers stacked, the second layers as
+    K blocks (:func:`belot_sim.kernels.core.mlp.forward_blocks`), the output layer averaged."""
     nets = [dict(zip(WEIGHT_NAMES, load_network(p, inputs, outputs, "averaged"))) for p in paths]
-    w2 = np.zeros((sum(n["w2"].shape[0] for n in nets), sum(n["w2"].shape[1] for n in nets)), dtype=np.float32)
-    row = col = 0
-    for n in nets:
-        w2[row:row + n["w2"].shape[0], col:col + n["w2"].shape[1]] = n["w2"]
-        row, col = row + n["w2"].shape[0], col + n["w2"].shape[1]
+    shapes = {n["w2"].shape for n in nets}
+    if len(shapes) != 1:
+        raise ValueError(f"networks of different shapes cannot be averaged as blocks: second layers {sorted(shapes)}")
+    w2 = np.stack([n["w2"] for n in nets])
     arrays = {"w1": np.hstack([n["w1"] for n in nets]), "b1": np.concatenate([n["b1"] for n in nets]), "w2": w2,
               "b2": np.concatenate([n["b2"] for n in nets]),
               "w3": (np.vstack([n["w3"] for n in nets]) / len(nets)).astype(np.float32),

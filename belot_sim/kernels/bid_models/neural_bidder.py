@@ -31,7 +31,7 @@ from ..core.auction_rules import FAMILY_CLASSIC, N_CODES, PASS
 from ..core.layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A_MULTIPLIER, A_N_CALLS, A_PASSES, A_SCORE,
                             B_CALLED, B_CONTRACT, B_DECLARATIONS, B_DECLARER, B_HAND, B_MULTIPLIER, B_PASSES,
                             B_POSITION, B_SCORE, B_SIZE, BID_CODES, MATCH_SCORE_STEPS)
-from ..core.mlp import forward, load_network, startup_network
+from ..core.mlp import forward_blocks, load_network, startup_network
 from ..core.rule_flags import DECLARATIONS
 from .heuristic import heuristic_call
 
@@ -51,13 +51,15 @@ def weights_path() -> Path:
 
 
 def load_weights(path) -> tuple[np.ndarray, ...]:
-    """``(w1, b1, w2, b2, w3, b3)`` of a bidder weights file (:func:`..core.mlp.load_network`)."""
-    return load_network(path, INPUTS, OUTPUTS, "neural bidder")
+    """``(w1, b1, w2, b2, w3, b3)`` of a bidder weights file, ``w2`` as blocks: one network, or the mean of
+    several side by side (:func:`..core.mlp.load_network`)."""
+    return load_network(path, INPUTS, OUTPUTS, "neural bidder", blocks=True)
 
 
 #: The file read at import (``None``: there was none; a stand-in of zeros is compiled in and the Python
 #: edge refuses the bidder).
-LOADED_FROM, (W1, B1, W2, B2, W3, B3) = startup_network(weights_path(), INPUTS, OUTPUTS, "neural bidder")
+LOADED_FROM, (W1, B1, W2, B2, W3, B3) = startup_network(weights_path(), INPUTS, OUTPUTS, "neural bidder",
+                                                                blocks=True)
 
 
 @njit(cache=True)
@@ -100,7 +102,7 @@ def encode_score(obs, ours, theirs):
 @njit(cache=True)
 def call_values(obs, out):
     """The network's 9 call values (``out``, float32[9]) for ``obs`` (int8[B_SIZE])."""
-    forward(obs, INPUTS, W1, B1, W2, B2, W3, B3, out)
+    forward_blocks(obs, INPUTS, W1, B1, W2, B2, W3, B3, out)
 
 
 @njit(cache=True)

@@ -5,6 +5,11 @@ A network is ``inputs`` → ``H1`` → ``H2`` → ``outputs``, ReLU after each h
 ``.npz`` of ``w1`` (inputs × H1), ``b1``, ``w2``, ``b2``, ``w3``, ``b3`` (``x @ w + b``).  The weights
 are read when the module that plays them is imported and compiled into the kernels as constants, so no
 run needs torch.
+
+The mean of K networks of one shape is one network of K blocks (:func:`forward_blocks`): their hidden
+units side by side, ``w2`` the K second layers (K × H1 × H2) — the block-diagonal matrix without its
+zeros, which would cost K times the arithmetic and the memory — and ``w3`` their last layers stacked and
+divided by K.  One network is one block.
 """
 
 from __future__ import annotations
@@ -20,21 +25,26 @@ WEIGHT_NAMES = ("w1", "b1", "w2", "b2", "w3", "b3")
 MAX_ARRAY_BYTES = 10**6
 
 
-def load_network(path, inputs: int, outputs: int, what: str) -> tuple[np.ndarray, ...]:
+def load_network(path, inputs: int, outputs: int, what: str, blocks: bool = False) -> tuple[np.ndarray, ...]:
     """``(w1, b1, w2, b2, w3, b3)`` from an ``.npz`` file, checked against the shape ``inputs`` → H1 → H2 →
-    ``outputs``; a ValueError names what does not fit (``what``: the network's name)."""
+    ``outputs``; a ValueError names what does not fit (``what``: the network's name).  With ``blocks``
+    ``w2`` is K blocks (K × H1/K × H2/K; a file's one network is one block, :func:`forward_blocks`)."""
     with np.load(path) as data:
         missing = [n for n in WEIGHT_NAMES if n not in data]
         if missing:
             raise ValueError(f"{path}: not {what} weights (missing {', '.join(missing)})")
         arrays = tuple(np.ascontiguousarray(data[n], dtype=np.float32) for n in WEIGHT_NAMES)
     w1, b1, w2, b2, w3, b3 = arrays
-    shapes_fit = (w1.ndim == 2 and w1.shape[0] == inputs and b1.shape == (w1.shape[1],) and w2.ndim == 2
-                  and w2.shape[0] == w1.shape[1] and b2.shape == (w2.shape[1],) and w3.ndim == 2
-                  and w3.shape == (w2.shape[1], outputs) and b3.shape == (outputs,))
+    if blocks and w2.ndim == 2:
+        w2 = w2[None]
+        arrays = (w1, b1, w2, b2, w3, b3)
+    k, h1, h2 = (w2.shape if w2.ndim == 3 else (1, *w2.shape)) if w2.ndim in (2, 3) else (0, 0, 0)
+    shapes_fit = (w1.ndim == 2 and w1.shape[0] == inputs and b1.shape == (w1.shape[1],)
+                  and w2.ndim == (3 if blocks else 2) and k * h1 == w1.shape[1] and b2.shape == (k * h2,)
+                  and w3.ndim == 2 and w3.shape == (k * h2, outputs) and b3.shape == (outputs,))
     if not shapes_fit:
         raise ValueError(f"{path}: weights of shapes {[a.shape for a in arrays]} do not make a network "
-                         f"{inputs} -> H1 -> H2 -> {outputs}")
+                         f"{inputs} -> H1 -> H2 -> {outputs}" + (" (w2: K blocks)" if blocks else ""))
     if max(a.nbytes for a in arrays) > MAX_ARRAY_BYTES:
         raise ValueError(f"{path}: an array of {max(a.nbytes for a in arrays):,} bytes is larger than Numba "
                          f"compiles into cached kernels ({MAX_ARRAY_BYTES:,}): make the first hidden layer smaller")
@@ -43,14 +53,15 @@ def load_network(path, inputs: int, outputs: int, what: str) -> tuple[np.ndarray
     return arrays
 
 
-def startup_network(path: Path, inputs: int, outputs: int, what: str):
+def startup_network(path: Path, inputs: int, outputs: int, what: str, blocks: bool = False):
     """``(file, weights)`` a module compiles into its kernels at import: the file's, or when it is missing
     ``None`` and a stand-in of zeros (every output 0) so the kernels still compile — the Python edge then
-    refuses the players that need the weights."""
+    refuses the players that need the weights.  ``blocks``: as :func:`load_network`."""
     if path.is_file():
-        return path.resolve(), load_network(path, inputs, outputs, what)
-    return None, (np.zeros((inputs, 1), np.float32), np.zeros(1, np.float32), np.zeros((1, 1), np.float32),
-                  np.zeros(1, np.float32), np.zeros((1, outputs), np.float32), np.zeros(outputs, np.float32))
+        return path.resolve(), load_network(path, inputs, outputs, what, blocks)
+    return None, (np.zeros((inputs, 1), np.float32), np.zeros(1, np.float32),
+                  np.zeros((1, 1, 1) if blocks else (1, 1), np.float32), np.zeros(1, np.float32),
+                  np.zeros((1, outputs), np.float32), np.zeros(outputs, np.float32))
 
 
 @njit(cache=True, fastmath=True, inline="always")
@@ -76,6 +87,37 @@ def forward(obs, inputs, w1, b1, w2, b2, w3, b3, out):
     for j in range(n3):
         out[j] = b3[j]
     for i in range(n2):
+        a = h2[i]
+        if a > 0:
+            row = w3[i]
+            for j in range(n3):
+                out[j] += a * row[j]
+
+
+@njit(cache=True, fastmath=True, inline="always")
+def forward_blocks(obs, inputs, w1, b1, w2, b2, w3, b3, out):
+    """:func:`forward` of K networks side by side (``w2``: K × H1 × H2, one second layer per network): each
+    block's second layer reads its own first-layer units only."""
+    h1 = b1.copy()
+    n1 = h1.size
+    for i in range(inputs):
+        if obs[i]:
+            row = w1[i]
+            for j in range(n1):
+                h1[j] += row[j]
+    h2 = b2.copy()
+    blocks, rows, cols = w2.shape
+    for k in range(blocks):
+        for i in range(rows):
+            a = h1[k * rows + i]
+            if a > 0:  # ReLU: only the active units contribute
+                row = w2[k, i]
+                for j in range(cols):
+                    h2[k * cols + j] += a * row[j]
+    n3 = out.size
+    for j in range(n3):
+        out[j] = b3[j]
+    for i in range(h2.size):
         a = h2[i]
         if a > 0:
             row = w3[i]
