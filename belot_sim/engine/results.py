@@ -28,7 +28,8 @@ def warn_deprecated(message: str, stacklevel: int = 3) -> None:
 
 class TableResult:
     """The base of the results with a ``table``: subclasses are frozen dataclasses with a ``table`` field
-    and define :meth:`lines` (the report) and :meth:`metadata` (what ``attrs`` held)."""
+    and define :meth:`lines` (the report), and :meth:`heading` / :meth:`notes` where the lines around the
+    table are not the first line alone and nothing."""
 
     table: pd.DataFrame
 
