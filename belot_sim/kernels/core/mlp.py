@@ -65,9 +65,8 @@ def startup_network(path: Path, inputs: int, outputs: int, what: str, blocks: bo
 
 
 @njit(cache=True, fastmath=True, inline="always")
-def forward(obs, inputs, w1, b1, w2, b2, w3, b3, out):
-    """``out`` = the network's outputs for the 0/1 inputs ``obs[:inputs]``; the first layer sums the rows
-    of the inputs that are 1, the others skip the inactive units."""
+def _first_layer(obs, inputs, w1, b1):
+    """The first hidden layer before its ReLU: ``b1`` plus the rows of ``w1`` whose 0/1 input is 1."""
     h1 = b1.copy()
     n1 = h1.size
     for i in range(inputs):
@@ -75,51 +74,40 @@ def forward(obs, inputs, w1, b1, w2, b2, w3, b3, out):
             row = w1[i]
             for j in range(n1):
                 h1[j] += row[j]
-    h2 = b2.copy()
-    n2 = h2.size
-    for i in range(n1):
-        a = h1[i]
+    return h1
+
+
+@njit(cache=True, fastmath=True, inline="always")
+def _relu_layer(h, w, b, out):
+    """``out`` = ``b`` plus ``relu(h) @ w``, skipping the inactive units of ``h``."""
+    n = out.size
+    for j in range(n):
+        out[j] = b[j]
+    for i in range(h.size):
+        a = h[i]
         if a > 0:  # ReLU: only the active units contribute
-            row = w2[i]
-            for j in range(n2):
-                h2[j] += a * row[j]
-    n3 = out.size
-    for j in range(n3):
-        out[j] = b3[j]
-    for i in range(n2):
-        a = h2[i]
-        if a > 0:
-            row = w3[i]
-            for j in range(n3):
+            row = w[i]
+            for j in range(n):
                 out[j] += a * row[j]
+
+
+@njit(cache=True, fastmath=True, inline="always")
+def forward(obs, inputs, w1, b1, w2, b2, w3, b3, out):
+    """``out`` = the network's outputs for the 0/1 inputs ``obs[:inputs]``; the first layer sums the rows
+    of the inputs that are 1, the others skip the inactive units."""
+    h1 = _first_layer(obs, inputs, w1, b1)
+    h2 = np.empty(b2.size, dtype=b2.dtype)
+    _relu_layer(h1, w2, b2, h2)
+    _relu_layer(h2, w3, b3, out)
 
 
 @njit(cache=True, fastmath=True, inline="always")
 def forward_blocks(obs, inputs, w1, b1, w2, b2, w3, b3, out):
     """:func:`forward` of K networks side by side (``w2``: K × H1 × H2, one second layer per network): each
     block's second layer reads its own first-layer units only."""
-    h1 = b1.copy()
-    n1 = h1.size
-    for i in range(inputs):
-        if obs[i]:
-            row = w1[i]
-            for j in range(n1):
-                h1[j] += row[j]
-    h2 = b2.copy()
+    h1 = _first_layer(obs, inputs, w1, b1)
+    h2 = np.empty(b2.size, dtype=b2.dtype)
     blocks, rows, cols = w2.shape
     for k in range(blocks):
-        for i in range(rows):
-            a = h1[k * rows + i]
-            if a > 0:  # ReLU: only the active units contribute
-                row = w2[k, i]
-                for j in range(cols):
-                    h2[k * cols + j] += a * row[j]
-    n3 = out.size
-    for j in range(n3):
-        out[j] = b3[j]
-    for i in range(h2.size):
-        a = h2[i]
-        if a > 0:
-            row = w3[i]
-            for j in range(n3):
-                out[j] += a * row[j]
+        _relu_layer(h1[k * rows:(k + 1) * rows], w2[k], b2[k * cols:(k + 1) * cols], h2[k * cols:(k + 1) * cols])
+    _relu_layer(h2, w3, b3, out)
