@@ -18,12 +18,13 @@ import pandas as pd
 from ..engine.checks import check_bool, check_int
 from ..engine.progress import Progress, check_progress
 from ..engine.registry import BIDDERS, PLAYERS
-from ..engine.results import FormerTable, warn_deprecated
+from ..engine.results import warn_deprecated
 from ..engine.searching import DEFAULT_WORLDS
 from ..engine.stats import NA_NOTE, duplicate_lines, format_interval, side_names, sums_interval
 from ..game.rules import CONTRACT_CODES, Rules
 from ..kernels.batch.match import MAX_MATCH_ID
 from .matches import DEFAULT_MAX_DEALS, simulate_matches
+from .tournament import DuplicateResult
 
 #: Matches per block of a tournament whose deals are not returned (a few MB of frames per block).
 BLOCK_MATCHES = 1 << 14
@@ -33,7 +34,7 @@ PLAY_COLUMNS = ("contract", "declarer", "multiplier", "auction", "outcome", "sco
 
 
 @dataclass(frozen=True, eq=False)
-class MatchTournament(FormerTable):
+class MatchTournament(DuplicateResult):
     """Duplicate matches (:func:`match_tournament`): ``table`` as a
     :class:`~belot_sim.simulation.tournament.Tournament`'s, in match points, with the match win rate in
     its ``all`` row (the columns: :func:`match_tournament`); the teams ``a``, ``b``
@@ -41,19 +42,9 @@ class MatchTournament(FormerTable):
     ``unpaired_deals``, and with ``per_deal=True`` the paired ``deals`` (else ``None``).  ``str()``
     prints the report."""
 
-    table: pd.DataFrame = field(repr=False)
-    a: str
-    b: str
-    n: int
-    seed: int
     void_plays: int = 0
     unpaired_deals: int = 0
     deals: pd.DataFrame | None = field(default=None, repr=False)
-
-    @property
-    def edge(self) -> float:
-        """The mean match-point edge per paired deal (``table.loc["all", "mean_edge"]``)."""
-        return float(self.table.loc["all", "mean_edge"])
 
     @property
     def win_rate(self) -> tuple[float, float, float]:

@@ -27,12 +27,10 @@ CLIENT_PARTITION = 100_000
 
 
 @dataclass(frozen=True, eq=False)
-class Tournament(FormerTable):
-    """A duplicate tournament (:func:`tournament`): ``table`` has one row per contract played plus
-    ``"all"`` (index ``contract``), columns ``deals``, ``mean_edge`` (raw points per deal in ``a``'s
-    favour), ``ci_low``/``ci_high`` (its 95 % normal interval; NaN for a row of one deal),
-    ``a_better``/``b_better``/``equal`` (fractions of deals); ``a`` and ``b`` the players, ``n`` the
-    duplicate deals, ``seed``.  ``str()`` prints the report."""
+class DuplicateResult(FormerTable):
+    """What both duplicate comparisons return (:class:`Tournament`, and
+    :class:`~belot_sim.simulation.match_tournament.MatchTournament`): a ``table`` by contract with its
+    ``"all"`` row, the sides ``a`` and ``b``, ``n`` duplicate deals or matches and the ``seed``."""
 
     table: pd.DataFrame = field(repr=False)
     a: str
@@ -42,8 +40,18 @@ class Tournament(FormerTable):
 
     @property
     def edge(self) -> float:
-        """The mean edge over all deals (``table.loc["all", "mean_edge"]``)."""
+        """The mean edge per deal of ``a`` (paired deals, match points, for matches; ``table.loc["all",
+        "mean_edge"]``)."""
         return float(self.table.loc["all", "mean_edge"])
+
+
+@dataclass(frozen=True, eq=False)
+class Tournament(DuplicateResult):
+    """A duplicate tournament (:func:`tournament`): ``table`` has one row per contract played plus
+    ``"all"`` (index ``contract``), columns ``deals``, ``mean_edge`` (raw points per deal in ``a``'s
+    favour), ``ci_low``/``ci_high`` (its 95 % normal interval; NaN for a row of one deal),
+    ``a_better``/``b_better``/``equal`` (fractions of deals); ``a`` and ``b`` the players, ``n`` the
+    duplicate deals, ``seed``.  ``str()`` prints the report."""
 
     def lines(self) -> list[str]:
         a, b = side_names(self.a, self.b)
