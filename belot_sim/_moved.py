@@ -26,9 +26,14 @@ MOVED = {f"belot_sim.{old}": f"belot_sim.{new}" for old, new in {
     "kernels.bidding.codes": "kernels.bid_models.codes", "kernels.bidding.heuristic": "kernels.bid_models.heuristic",
     "kernels.bidding.atlas_bidder": "kernels.bid_models.atlas_bidder",
     "kernels.bidding.consistent": "kernels.bid_models.consistent",
-    "kernels.policies.search": "kernels.policies.dd_player",
-    "kernels.policies.dispatch": "kernels.policies.judging", "kernels.core.options": "kernels.core.rule_flags",
+    "kernels.policies.search": "kernels.players.dd_player",
+    "kernels.policies.dispatch": "kernels.players.judging", "kernels.core.options": "kernels.core.rule_flags",
+    "kernels.policies": "kernels.players",
 }.items()}
+#: The card players' kernels were ``kernels/policies`` up to 2026-12-08 (one name per concept: player).
+MOVED.update({f"belot_sim.kernels.policies.{name}": f"belot_sim.kernels.players.{name}" for name in (
+    "all_dd", "dd_player", "decide", "encoding", "hybrid", "inference", "judge", "judging", "knowledge", "neural",
+    "owners", "pimc", "position", "sampling", "scratch", "tactics", "view", "worlds")})
 
 
 class _Moved(importlib.abc.MetaPathFinder, importlib.abc.Loader):
@@ -60,5 +65,7 @@ class _FrontDoor(types.ModuleType):
 def install() -> None:
     """The old paths importable; ``belot_sim``'s functions never replaced by a module of the same name."""
     if not any(isinstance(finder, _Moved) for finder in sys.meta_path):
-        sys.meta_path.append(_Moved())
+        # First: a moved package's old name must not let the path finder load its new folder's files a
+        # second time under old names (two copies of every kernel).
+        sys.meta_path.insert(0, _Moved())
     sys.modules[__package__].__class__ = _FrontDoor  # the package under any name (a baseline copy too)

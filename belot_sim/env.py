@@ -77,8 +77,8 @@ from .game.rules import Rules
 from .kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME, N_CODES
 from .kernels.core.dealing import deal_pack
 from .kernels.core.layouts import OBSERVATION, V_SIZE
-from .kernels.policies.encoding import AUCTION_PHASE, PLAY_PHASE, encode_calls, encode_header, encode_play_part
-from .kernels.policies.position import public_view
+from .kernels.players.encoding import AUCTION_PHASE, PLAY_PHASE, encode_calls, encode_header, encode_play_part
+from .kernels.players.position import public_view
 from .positions.bots import Bot, fill_record, new_record, same_deal_rules
 from .reference import FullDealState
 
@@ -229,7 +229,7 @@ class raw_env(AECEnv):
 
     def _observation(self, seat: int) -> np.ndarray:
         """The seat's observation, encoded by the kernels the ``neural`` player reads it with
-        (:mod:`belot_sim.kernels.policies.encoding`)."""
+        (:mod:`belot_sim.kernels.players.encoding`)."""
         st, obs = self.deal, np.zeros(OBSERVATION.size, dtype=np.int8)
         a, deal = st.auction, st.play_state
         encode_header(obs, seat, deal.hands[seat] if deal else st.first_hands[seat], st.dealer,

@@ -29,7 +29,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 import belot_sim as bs  # noqa: E402
 from helpers import random_deal  # noqa: E402
 from belot_sim.kernels.core.layouts import S_NODES  # noqa: E402
-from belot_sim.kernels.policies.hybrid import NODE_BUDGET, SEARCH_FROM_TRICK  # noqa: E402
+from belot_sim.kernels.players.hybrid import NODE_BUDGET, SEARCH_FROM_TRICK  # noqa: E402
 from report import Tee, environment, record, timed  # noqa: E402
 
 #: Deals per timed run.

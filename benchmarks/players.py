@@ -35,11 +35,11 @@ from report import Tee, environment, record, timed  # noqa: E402
 
 from belot_sim.kernels.core.layouts import S_SIZE, S_WORLD_RNG, S_WORLDS  # noqa: E402
 from belot_sim.kernels.solver.api import new_ctx  # noqa: E402
-from belot_sim.kernels.policies.judging import choose_card  # noqa: E402
-from belot_sim.kernels.policies.dd_player import pimc_card, pimc_exact_card  # noqa: E402
-from belot_sim.kernels.policies.hybrid import hybrid_card  # noqa: E402
-from belot_sim.kernels.policies.pimc import NO_BUDGET, UNIFORM_LAYOUTS  # noqa: E402
-from belot_sim.engine.registry import POLICY_CODES  # noqa: E402
+from belot_sim.kernels.players.judging import choose_card  # noqa: E402
+from belot_sim.kernels.players.dd_player import pimc_card, pimc_exact_card  # noqa: E402
+from belot_sim.kernels.players.hybrid import hybrid_card  # noqa: E402
+from belot_sim.kernels.players.pimc import NO_BUDGET, UNIFORM_LAYOUTS  # noqa: E402
+from belot_sim.engine.registry import PLAYER_CODES  # noqa: E402
 from belot_sim.simulation.deals import deal_blocks  # noqa: E402
 from belot_sim.engine.stats import mean_interval  # noqa: E402
 from belot_sim.simulation.tournament import duplicate_edges, duplicate_plans  # noqa: E402
@@ -94,7 +94,7 @@ def decision_times(out, n_deals: int = 30) -> None:
             hand = np.int64(state.hands[seat])
             if legal & (legal - 1):
                 t0 = time.perf_counter()
-                card = int(choose_card(POLICY_CODES["hard"], legal, np.uint64(0), hand, seat, view, 0))
+                card = int(choose_card(PLAYER_CODES["hard"], legal, np.uint64(0), hand, seat, view, 0))
                 hard = time.perf_counter() - t0
                 if deal:
                     times["hard"].append(hard)

@@ -98,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
                    for t in threads_list}
     player_rates = {}
     # "dd plays": the same dd deals with their plays recorded, which plays every card (without
-    # plays, a deal with four dd seats is usually one minimax solve: kernels/policies/all_dd.py).
+    # plays, a deal with four dd seats is usually one minimax solve: kernels/players/all_dd.py).
     for label, n in (("easy", args.n), ("normal", args.n // 2), ("hard", args.n // 4), ("dd", 400),
                      ("dd plays", 400), ("pimc", 24)):
         player, plays = label.split()[0], label.endswith("plays")

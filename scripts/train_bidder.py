@@ -89,7 +89,7 @@ def parse_args(argv=None) -> argparse.Namespace:
 def make_data(args, r: int, previous: Path | None) -> list[Path]:
     """Round ``r``'s shards, made in a fresh process that holds the previous round's bidder (its weights
     are compiled into the kernels at import)."""
-    from belot_sim.kernels.policies.neural import LOADED_FROM
+    from belot_sim.kernels.players.neural import LOADED_FROM
     from belot_sim.training.data import ShardPlan
 
     note = f"neural weights {digest(LOADED_FROM)}" if args.player == "neural" else ""

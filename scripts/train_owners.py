@@ -59,7 +59,7 @@ def parse_args(argv=None) -> argparse.Namespace:
 
 def make_data(args) -> tuple[list[Path], list[Path]]:
     """Each player's shards: ``(training, validation)`` paths."""
-    from belot_sim.kernels.policies.neural import LOADED_FROM
+    from belot_sim.kernels.players.neural import LOADED_FROM
     from belot_sim.training.data import ShardPlan, make_shards
 
     train, valid = [], []

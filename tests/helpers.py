@@ -17,8 +17,8 @@ from belot_sim.kernels.core import play as kernel_play
 from belot_sim.kernels.core.dealing import deal_pack
 from belot_sim.kernels.core.layouts import V_EXCLUDED, V_KNOWN, V_PLAYED, V_SIZE
 from belot_sim.kernels.core.tables import POINTS
-from belot_sim.kernels.policies import view as kernel_view
-from belot_sim.kernels.policies.position import public_view
+from belot_sim.kernels.players import view as kernel_view
+from belot_sim.kernels.players.position import public_view
 from belot_sim.positions.bots import fill_record, new_record
 
 FULL_DECK = (1 << 32) - 1

@@ -24,7 +24,7 @@ LAYERS = (
     # auction only (the expert player replays them to read an auction).
     ("belot_sim.kernels.bid_models",),
     ("belot_sim.kernels.solver",),
-    ("belot_sim.kernels.policies",),
+    ("belot_sim.kernels.players",),
     ("belot_sim.kernels.play_loop",),
     ("belot_sim.kernels.bidding",),
     ("belot_sim.kernels.batch",),
@@ -125,7 +125,7 @@ def test_every_import_points_down_the_layers():
 @pytest.mark.parametrize("where, line", [
     ("game/cards.py", "from ..simulation import deals"),  # the rules' vocabulary reaching up to a room
     ("engine/checks.py", "    from ..estimates.bid import estimate_bid"),  # inside a function, at any depth
-    ("kernels/core/bits.py", "from ..policies import pimc"),
+    ("kernels/core/bits.py", "from ..players import pimc"),
     ("datasets/parts.py", "from .. import cli"),
 ])
 def test_an_upward_import_in_a_scratch_copy_fails_the_layer_check(tmp_path, where, line):
@@ -142,8 +142,8 @@ def test_an_upward_import_in_a_scratch_copy_fails_the_layer_check(tmp_path, wher
 
 def test_the_cycle_check_sees_function_level_imports():
     # the dispatch reaches the searching players only inside an overload, at typing time
-    assert "belot_sim.kernels.policies.dd_player" in GRAPH["belot_sim.kernels.policies.decide"]
-    assert "belot_sim.kernels.policies.all_dd" in GRAPH["belot_sim.kernels.play_loop"]
+    assert "belot_sim.kernels.players.dd_player" in GRAPH["belot_sim.kernels.players.decide"]
+    assert "belot_sim.kernels.players.all_dd" in GRAPH["belot_sim.kernels.play_loop"]
 
 
 def test_no_kernel_module_imports_pandas():

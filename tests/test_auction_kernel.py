@@ -404,7 +404,7 @@ def test_mc_doubles_a_contract_it_holds_the_trumps_of():
 
 
 def test_mc_player_option_validation():
-    assert params(mc_player="easy")[0][L.BI_MC_PLAYER] == registry.POLICY_CODES["easy"]
+    assert params(mc_player="easy")[0][L.BI_MC_PLAYER] == registry.PLAYER_CODES["easy"]
     with pytest.raises(ValueError, match="mc_player"):
         params(mc_player="dd")
     with pytest.raises(ValueError, match="mc_samples"):

@@ -1,4 +1,4 @@
-"""The ``expert`` player: ``pimc`` on model layouts that replay the auction (kernels/policies/inference.py).
+"""The ``expert`` player: ``pimc`` on model layouts that replay the auction (kernels/players/inference.py).
 
 Without an auction it is ``pimc``'s rule on the card-ownership model's layouts; with one its layouts
 replay the calls (checked through the bots' own auction path), they put the declarer's trumps nearer the truth than
@@ -21,14 +21,14 @@ from belot_sim.positions.bots import fill_record, new_record, turned_card_of
 from belot_sim.kernels.core.layouts import (S_FIRST_TRY, S_HANDS, S_INFERRED, S_SIZE, S_TURNED_CARD, S_WORLD_RNG,
                                             S_WORLDS, V_KNOWN, V_SIZE)
 from belot_sim.kernels.core.rule_flags import flags_of
-from belot_sim.kernels.policies.position import public_view
+from belot_sim.kernels.players.position import public_view
 from belot_sim.kernels.core.tables import TRUMPS
-from belot_sim.kernels.policies.inference import sample_inferred_layout, start_auction
-from belot_sim.kernels.policies.sampling import sample_layout
+from belot_sim.kernels.players.inference import sample_inferred_layout, start_auction
+from belot_sim.kernels.players.sampling import sample_layout
 from belot_sim.engine.bidder_options import bidder_params
-from belot_sim.engine.registry import BIDDER_CODES, POLICY_CODES
-from belot_sim.kernels.policies.decide import decide_card
-from belot_sim.kernels.policies.pimc import MODEL_LAYOUTS, NO_BUDGET, pimc_card
+from belot_sim.engine.registry import BIDDER_CODES, PLAYER_CODES
+from belot_sim.kernels.players.decide import decide_card
+from belot_sim.kernels.players.pimc import MODEL_LAYOUTS, NO_BUDGET, pimc_card
 from belot_sim.kernels.solver.api import new_ctx
 
 BIDDERS = {rules.name: bs.Bot("random", rules=rules, bidder="heuristic") for rules in (bs.BULGARIAN, bs.CLASSIC)}
@@ -76,7 +76,7 @@ def test_without_an_auction_expert_is_pimcs_rule_on_model_layouts():
             hands = np.zeros(4, dtype=np.int64)
             hands[seat] = state.hands[seat]
             args = (legal, np.uint64(i), hands if kernel == "expert" else hands[seat], seat, view, 0, ctx, tt, scratch)
-            cards.append(int(decide_card(POLICY_CODES["expert"], *args, tt) if kernel == "expert"
+            cards.append(int(decide_card(PLAYER_CODES["expert"], *args, tt) if kernel == "expert"
                              else pimc_card(*args, MODEL_LAYOUTS, NO_BUDGET)))
         assert cards[0] == cards[1], i
         checked += 1

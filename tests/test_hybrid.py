@@ -28,10 +28,10 @@ from belot_sim.game.cards import iter_cards, popcount
 from belot_sim.kernels.core import layouts as L
 from belot_sim.kernels.core.layouts import S_HANDS, S_NODES, S_ODDS, S_SIZE, S_SOLVED, S_WORLD_RNG, S_WORLDS
 from belot_sim.kernels.core.tables import NT
-from belot_sim.kernels.policies import hybrid, owners
-from belot_sim.kernels.policies.encoding import swap_card
-from belot_sim.kernels.policies.neural import INPUTS, neural_card
-from belot_sim.kernels.policies.pimc import NO_BUDGET, UNIFORM_LAYOUTS, pimc_card
+from belot_sim.kernels.players import hybrid, owners
+from belot_sim.kernels.players.encoding import swap_card
+from belot_sim.kernels.players.neural import INPUTS, neural_card
+from belot_sim.kernels.players.pimc import NO_BUDGET, UNIFORM_LAYOUTS, pimc_card
 from belot_sim.kernels.solver.api import new_ctx
 from belot_sim.positions.bots import Bot
 from belot_sim.training import data as shards

@@ -10,7 +10,7 @@ import pytest
 
 from belot_sim.kernels.core import layouts as L
 from belot_sim.kernels.core.auction_rules import auction_start
-from belot_sim.kernels.policies.view import new_view
+from belot_sim.kernels.players.view import new_view
 
 
 @pytest.mark.parametrize("layout", L.LAYOUTS, ids=[layout.title for layout in L.LAYOUTS])

@@ -21,8 +21,8 @@ from belot_sim import reference as ref
 from belot_sim.game.cards import iter_cards
 from belot_sim.kernels.core import layouts as L
 from belot_sim.kernels.core.tables import NT
-from belot_sim.kernels.policies import neural
-from belot_sim.kernels.policies.encoding import encode_play, swap_card, swap_mask
+from belot_sim.kernels.players import neural
+from belot_sim.kernels.players.encoding import encode_play, swap_card, swap_mask
 from belot_sim.kernels.core.mlp import WEIGHT_NAMES
 from belot_sim.positions.bots import Bot, turned_card_of
 from belot_sim.training import data as shards

@@ -256,7 +256,7 @@ def kernel_shown(deal: ref.DealState) -> tuple:
 
     from belot_sim.positions.bots import fill_record, new_record
     from belot_sim.kernels.core import layouts as L
-    from belot_sim.kernels.policies.position import public_view
+    from belot_sim.kernels.players.position import public_view
 
     record = new_record(deal.rules, 0, False)
     fill_record(record, deal)

@@ -1,12 +1,12 @@
-"""The card-play policies ``random``/``easy``/``normal``/``hard`` (docs/rules.md §5, §11).
+"""The card players ``random``/``easy``/``normal``/``hard`` (docs/rules.md §5, §11).
 
-* legality: every card the policies play in ``simulate`` is legal in the reference engine,
+* legality: every card these players play in ``simulate`` is legal in the reference engine,
   and the rows it produces are identical to the reference's;
 * the public view (players/view.py) is sound: it mirrors the reference state and its
   inferred exclusions never name a card the seat still holds (and name exactly the cards
   whose presence would have made the played card illegal);
 * players never read hidden cards: rearranging the other seats' unplayed cards in any way
-  consistent with the view changes nothing a policy sees, so nothing it plays;
+  consistent with the view changes nothing a player sees, so nothing it plays;
 * determinism with seeds, threads and deal ranges;
 * the named tactics of §11 on hand-built positions;
 * the ladder random < easy < normal < hard in duplicate tournaments, and the tournament
@@ -27,9 +27,9 @@ import pytest
 import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.game.cards import format_card, iter_cards, parse_card
-from belot_sim.engine.registry import POLICY_CODES, policy_codes
+from belot_sim.engine.registry import PLAYER_CODES, player_codes
 from belot_sim.kernels.core import layouts as L
-from belot_sim.kernels.policies.judging import choose_card
+from belot_sim.kernels.players.judging import choose_card
 from belot_sim.game.rules import STRENGTH, TRUMP_MASKS
 from belot_sim.simulation.deals import simulate
 from belot_sim.simulation.tournament import tournament
@@ -61,12 +61,12 @@ def position(hands, contract, declarer, plays=(), dealer=3, rules=bs.BULGARIAN):
     return state, view
 
 
-def choose(policy: str, state: ref.DealState, view: np.ndarray, r32: int = 0) -> int:
-    """The card ``policy`` plays for the seat to move (arguments exactly as the kernels pass them)."""
+def choose(player: str, state: ref.DealState, view: np.ndarray, r32: int = 0) -> int:
+    """The card ``player`` plays for the seat to move (arguments exactly as the kernels pass them)."""
     seat = state.to_move
-    card = int(choose_card(POLICY_CODES[policy], state.legal_mask(), np.uint64(r32), state.hands[seat], seat,
+    card = int(choose_card(PLAYER_CODES[player], state.legal_mask(), np.uint64(r32), state.hands[seat], seat,
                            view, family_of(state.rules)))
-    assert state.legal_mask() >> card & 1, (policy, format_card(card))
+    assert state.legal_mask() >> card & 1, (player, format_card(card))
     return card
 
 
@@ -215,8 +215,8 @@ def test_view_exclusions_on_a_hand_built_trick():
 
 def test_choose_card_has_no_argument_for_other_hands():
     params = list(inspect.signature(choose_card.py_func).parameters)
-    assert params == ["policy", "legal", "r32", "hand", "seat", "view", "family"]
-    # The view's slots (policies/view.py): none holds another seat's unshown cards; a new slot must be checked.
+    assert params == ["player", "legal", "r32", "hand", "seat", "view", "family"]
+    # The view's slots (players/view.py): none holds another seat's unshown cards; a new slot must be checked.
     assert [slot.name for slot in L.VIEW.slots] == [
         "PLAYED", "TRICK", "POS", "LED", "WINNING", "WINNER", "TABLE_POINTS", "CONTRACT", "DECLARER", "LEADER",
         "UNDERTRUMP_REQUIRED", "AT_OVERTAKE_PARTNER", "PLAYED_BY", "EXCLUDED", "ON_TABLE", "KNOWN", "TRICK_CARD",
@@ -320,42 +320,42 @@ CHEAP_WIN_HANDS = ["KS 7C 8C 9C TC JC QC KC", "7S AC 7D 8D 9D TD JD QD",
                    "8S KD AD 7H 8H 9H TH QH", "AS TS JH 9S JS QS KH AH"]
 
 
-@pytest.mark.parametrize("policy", ["normal", "hard"])
-def test_last_to_play_wins_as_cheaply_as_possible(policy):
+@pytest.mark.parametrize("player", ["normal", "hard"])
+def test_last_to_play_wins_as_cheaply_as_possible(player):
     # Seat 0 (opponent of seat 3) wins with KS; seat 3 last holds AS and TS: TS is enough.
     state, view = position(CHEAP_WIN_HANDS, "H", declarer=0, plays=["KS", "7S", "8S"])
     assert state.to_move == 3 and (view[L.V_WINNER] ^ 3) & 1 == 1
-    assert choose(policy, state, view) == parse_card("TS")
+    assert choose(player, state, view) == parse_card("TS")
     # Void in the led suit, an opponent winning with a plain card: the lowest trump wins it.
     hands = ["AD 7C 8C 9C TC JC QC KC", "7D AC 7S 8S 9S TS JS QS",
              "8D KS AS KD QD JD TD 9D", "7H 8H 9H TH JH QH KH AH"]
     state, view = position(hands, "H", declarer=0, plays=["AD", "7D", "8D"])
-    assert choose(policy, state, view) == parse_card("7H")
+    assert choose(player, state, view) == parse_card("7H")
 
 
-@pytest.mark.parametrize("policy", ["normal", "hard"])
-def test_ducks_with_the_cheapest_card_when_it_cannot_win(policy):
+@pytest.mark.parametrize("player", ["normal", "hard"])
+def test_ducks_with_the_cheapest_card_when_it_cannot_win(player):
     hands = ["AS 7C 8C 9C TC JC QC KC", "8S AC 7D 8D 9D TD JD QD",
              "9S KD AD 7H 8H 9H TH QH", "7S QS KS TS JH JS KH AH"]
     state, view = position(hands, "H", declarer=0, plays=["AS", "8S", "9S"])
     assert state.legal_mask() == mask("7S QS KS TS JS")
-    assert choose(policy, state, view) == parse_card("7S")
+    assert choose(player, state, view) == parse_card("7S")
 
 
-@pytest.mark.parametrize("policy", ["normal", "hard"])
-def test_throws_points_on_partners_trick_when_last(policy):
+@pytest.mark.parametrize("player", ["normal", "hard"])
+def test_throws_points_on_partners_trick_when_last(player):
     # Seat 1 (partner of seat 3) wins with AC; seat 3 is void in clubs: a plain 10, not a trump,
     # and not the master JH.
     hands = ["7C 7S 8S 9S QS KS AS QH", "AC 8D 9D QD KD AD 9H AH",
              "8C 9C TC JC QC KC JS 7H", "TD KH 7D JD TS 8H JH TH"]
     state, view = position(hands, "H", declarer=0, plays=["7C", "AC", "8C"])
     assert state.to_move == 3 and state.legal_mask() == state.hands[3]
-    assert choose(policy, state, view) == parse_card("TD")
+    assert choose(player, state, view) == parse_card("TD")
     # Without a plain 10, the plain K (no master: AS and TS are out).
     hands = ["7C 7S 8S TS QS AS QH TD", "AC 8D 9D QD KD AD 9H AH",
              "8C 9C TC JC QC KC JS 7H", "9S KS 7D JD 8H JH TH KH"]
     state, view = position(hands, "H", declarer=0, plays=["7C", "AC", "8C"])
-    assert choose(policy, state, view) == parse_card("KS")
+    assert choose(player, state, view) == parse_card("KS")
 
 
 def _at_discard(seat3: str, plays: list[str], rules=bs.BULGARIAN) -> tuple[ref.DealState, np.ndarray]:
@@ -372,20 +372,20 @@ CLASSIC_AT = dataclasses.replace(bs.Rules.coerce("classic"), all_no_trumps=True)
 
 
 @pytest.mark.parametrize("rules", [bs.BULGARIAN, CLASSIC_AT], ids=["bulgarian", "classic"])
-@pytest.mark.parametrize("policy", ["normal", "hard"])
-def test_all_trumps_belot_pair_is_kept_while_a_cheap_card_will_do(policy, rules):
+@pytest.mark.parametrize("player", ["normal", "hard"])
+def test_all_trumps_belot_pair_is_kept_while_a_cheap_card_will_do(player, rules):
     # The same cards in both families: the rule goes by rank (classic's A is worth 6, its 10 5).
     # Partner (seat 1) wins the trick: without the rule the richest spare card, the KS of the pair.
     state, view = _at_discard("KS QS 7S 8S 7H 8H 7D 8D", ["8C", "JC", "7C"], rules)
     assert state.to_move == 3 and view[L.V_WINNER] == 1
-    assert format_card(choose(policy, state, view)) not in ("KS", "QS")
+    assert format_card(choose(player, state, view)) not in ("KS", "QS")
     # An opponent wins: the duck would be the QS (the weakest card); the unpaired KH instead.
     state, view = _at_discard("KS QS KH AH TH AD TD 9D", ["8C", "QC", "TC"], rules)
     assert state.to_move == 3 and view[L.V_WINNER] == 2
-    assert choose(policy, state, view) == parse_card("KH")
+    assert choose(player, state, view) == parse_card("KH")
     # Nothing under 10 points but the pair: the QS as before (an A, 10 or 9 would cost more).
     state, view = _at_discard("KS QS AH TH AD TD 9H 9D", ["8C", "QC", "TC"], rules)
-    assert choose(policy, state, view) == parse_card("QS")
+    assert choose(player, state, view) == parse_card("QS")
 
 
 def test_easy_does_not_throw_points_on_partners_trick():
@@ -399,15 +399,15 @@ TRUMP_LEAD_HANDS = ["JH 9H 7H AS 7C 8C 8D 9D", "AH TH 7S 8S 9C TC JC QC",
                     "KH QH 9S TS KC AC 7D TD", "8H JS QS KS JD QD KD AD"]
 
 
-@pytest.mark.parametrize("policy", ["normal", "hard"])
-def test_bidding_team_draws_trumps_with_a_master_trump(policy):
+@pytest.mark.parametrize("player", ["normal", "hard"])
+def test_bidding_team_draws_trumps_with_a_master_trump(player):
     state, view = position(TRUMP_LEAD_HANDS, "H", declarer=0)
-    card = choose(policy, state, view)
+    card = choose(player, state, view)
     assert card in (parse_card("JH"), parse_card("9H"))  # the masters: J, and 9 under one's own J
     assert card == parse_card("9H")  # the cheapest master keeps the J on top
     # The defenders do not draw trumps: they cash the plain master AS.
     state, view = position(TRUMP_LEAD_HANDS, "H", declarer=1)
-    assert choose(policy, state, view) == parse_card("AS")
+    assert choose(player, state, view) == parse_card("AS")
 
 
 VOID_OPPONENTS_HANDS = ["7H TH QH 7S 8S 9S 7D 8D", "7C 8C 9C TC JC QC KC AC",
@@ -528,7 +528,7 @@ def test_tournament_table_is_well_formed_and_matches_its_definition():
 
 @pytest.mark.parametrize("player", ["random", "easy", "hard"])
 def test_tournament_of_a_player_against_itself_is_exactly_even(player):
-    """Both seatings play the same deals with the same random streams and identical policies,
+    """Both seatings play the same deals with the same random streams and identical players,
     so the two plays are the same game and every deal's edge is exactly 0 (random included)."""
     table = tournament(player, player, 500, seed=5).table
     check_table(table, 500)
@@ -575,7 +575,7 @@ def test_unknown_player_names_are_rejected(players):
         simulate(10, players=players)
     assert all(name in str(info.value) for name in AVAILABLE), str(info.value)
     with pytest.raises(ValueError):
-        policy_codes(players)
+        player_codes(players)
 
 
 def test_unknown_player_in_a_tournament_is_rejected():

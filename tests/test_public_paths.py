@@ -115,3 +115,13 @@ def test_the_old_simulation_and_datasets_paths_give_what_users_called_there():
     assert (simulate, simulate_matches, simulate_dask) == (bs.simulate, bs.simulate_matches, bs.simulate_dask)
     assert (read_parquet, simulate_to_parquet, simulate_matches_to_parquet) == (
         bs.read_parquet, bs.simulate_to_parquet, bs.simulate_matches_to_parquet)
+
+
+@pytest.mark.parametrize("old, new", [("POLICY_CODES", "PLAYER_CODES"), ("policy_codes", "player_codes")])
+def test_a_former_registry_name_is_its_new_one_with_a_deprecation_warning(old, new):
+    from belot_sim.engine import registry
+
+    with pytest.warns(DeprecationWarning, match=f"{old} is now {new}"):
+        assert getattr(registry, old) is getattr(registry, new)
+    with pytest.raises(AttributeError, match="no attribute 'policy'"):
+        registry.policy  # noqa: B018  (no other name answers)

@@ -12,11 +12,11 @@ from helpers import fresh_view, play_card, random_deal, relayout, replay_and_com
 import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.kernels.core.layouts import S_DROPPED, S_GEN, S_SIZE, S_SOLVED, S_WORLD_RNG, S_WORLDS
-from belot_sim.kernels.policies.judging import choose_card
-from belot_sim.kernels.policies.pimc import (EXACT_FROM_TRICK, MIN_WORLDS, NO_BUDGET, UNIFORM_LAYOUTS, pimc_card,
+from belot_sim.kernels.players.judging import choose_card
+from belot_sim.kernels.players.pimc import (EXACT_FROM_TRICK, MIN_WORLDS, NO_BUDGET, UNIFORM_LAYOUTS, pimc_card,
                                             pimc_exact_card)
 from belot_sim.kernels.solver.api import new_ctx
-from belot_sim.engine.registry import POLICY_CODES
+from belot_sim.engine.registry import PLAYER_CODES
 
 def pimc(*args):
     """``pimc``'s card (``pimc_card`` without the expert's auction inference)."""
@@ -63,7 +63,7 @@ def hard_positions(n_deals: int, seed: int, rules=bs.BULGARIAN, first_tricks: in
             if legal & (legal - 1):
                 yield state, view
             seat = state.to_move
-            card = int(choose_card(POLICY_CODES["hard"], np.int64(legal), np.uint64(0), np.int64(state.hands[seat]),
+            card = int(choose_card(PLAYER_CODES["hard"], np.int64(legal), np.uint64(0), np.int64(state.hands[seat]),
                                    seat, view, 1 if rules.is_classic else 0))
             play_card(state, view, card)
 

@@ -26,9 +26,9 @@ from belot_sim import reference as ref
 from belot_sim.game.cards import iter_cards, parse_cards
 from belot_sim.kernels.core.declarations import shown_cards
 from belot_sim.kernels.core import layouts as L
-from belot_sim.kernels.policies.pimc import pimc_card
-from belot_sim.kernels.policies.owners import model_odds, sample_model_layout
-from belot_sim.kernels.policies.sampling import sample_layout
+from belot_sim.kernels.players.pimc import pimc_card
+from belot_sim.kernels.players.owners import model_odds, sample_model_layout
+from belot_sim.kernels.players.sampling import sample_layout
 from belot_sim.kernels.core.layouts import S_HANDS, S_REJECTED, S_SIZE, S_WORLD_RNG
 from belot_sim.simulation.deals import simulate
 from helpers import (CallCounter, check_layout, fresh_view, play_card, random_deal, replay_and_compare,
@@ -255,7 +255,7 @@ def test_declarations_are_known_from_the_second_trick_only_when_shown_then(shown
     declaration cards from the end of the first trick on with ``declarations_shown="first_trick"``,
     and never with ``"end"``: then the deal's rules hide them until it is scored."""
     from belot_sim.positions.bots import fill_record, new_record
-    from belot_sim.kernels.policies.position import public_view
+    from belot_sim.kernels.players.position import public_view
 
     rules = bs.BULGARIAN.replace(declarations_shown=shown)
     hands = ["7H 8H 9H JS QS KS 7C 8C", "TH QH KH AH 9S TS AS 9C", "JH 7S 8S 7D 8D 9D TC JC",

@@ -16,7 +16,7 @@ import tempfile
 
 import pandas as pd
 
-from ..engine.registry import BIDDER_CODES, POLICY_CODES, SEARCH_PLAYERS
+from ..engine.registry import BIDDER_CODES, PLAYER_CODES, SEARCH_PLAYERS
 from ..game.rules import PRESETS, Contract, Rules
 
 USAGE = 2
@@ -65,7 +65,7 @@ def contract_name(text: str) -> str | None:
 
 def players_value(text: str) -> str | tuple[str, ...]:
     """One player name, or four comma-separated (seats 0..3), any case."""
-    return _seat_names(text, POLICY_CODES, "player")
+    return _seat_names(text, PLAYER_CODES, "player")
 
 
 def bidders_value(text: str) -> str | tuple[str, ...]:
@@ -126,8 +126,8 @@ def _number_or_name(text: str) -> int | float | str:
 
 def player_name(text: str) -> str:
     name = text.strip().lower()
-    if name not in POLICY_CODES:
-        raise argparse.ArgumentTypeError(f"unknown player {text!r}: choose from {sorted(POLICY_CODES)}")
+    if name not in PLAYER_CODES:
+        raise argparse.ArgumentTypeError(f"unknown player {text!r}: choose from {sorted(PLAYER_CODES)}")
     return name
 
 

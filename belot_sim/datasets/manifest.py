@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from .._version import __version__
 from ..engine.bidder_options import bidder_options_of
-from ..engine.registry import BIDDER_CODES, POLICY_CODES, SAMPLING_PLAYERS
+from ..engine.registry import BIDDER_CODES, PLAYER_CODES, SAMPLING_PLAYERS
 from ..errors import DatasetMismatchError, DatasetWriteError
 from ..game.rules import CONTRACT_CODES, Rules
 from .storage import Store
@@ -24,7 +24,7 @@ FORMAT = "belot_sim dataset"
 #: Format 2 records each part file's size and CRC-32 beside its rows; format 1 (rows only) is still read.
 FORMAT_VERSION = 2
 READ_VERSIONS = (1, 2)
-_PLAYERS = {code: name for name, code in POLICY_CODES.items()}
+_PLAYERS = {code: name for name, code in PLAYER_CODES.items()}
 _BIDDERS = {code: name for name, code in BIDDER_CODES.items()}
 
 
@@ -41,7 +41,7 @@ def deal_arguments(plan) -> dict:
         "contract": "random" if plan.random_contract else [CONTRACT_CODES[int(c)] for c in plan.contracts],
         "declarer": None if plan.declarer < 0 else plan.declarer,
         "multiplier": plan.multiplier,
-        "players": [_PLAYERS[int(c)] for c in plan.policies],
+        "players": [_PLAYERS[int(c)] for c in plan.players],
         "bidders": [_BIDDERS[int(c)] for c in plan.bidders] if auction else None,
         "bidder_options": bidder_options_of(plan.bid_ints, plan.bid_weights) if auction else None,
         "worlds": plan.worlds,
@@ -55,7 +55,7 @@ def match_arguments(plan) -> dict:
     """The arguments of a :class:`belot_sim.simulation.matches.MatchPlan`, canonical as :func:`deal_arguments`."""
     return {
         "rules": rules_record(plan.rules),
-        "players": [_PLAYERS[int(c)] for c in plan.policies],
+        "players": [_PLAYERS[int(c)] for c in plan.players],
         "bidders": [_BIDDERS[int(c)] for c in plan.bidders],
         "bidder_options": bidder_options_of(plan.bid_ints, plan.bid_weights),
         "worlds": plan.worlds,

@@ -19,7 +19,7 @@ import numpy as np
 from ..game.rules import Rules
 from ..kernels.core.layouts import BIDDER_INTS, BIDDER_WEIGHTS
 from ..kernels.core.rule_flags import flags_of
-from .registry import BIDDER_CODES, MC_PLAYERS, POLICY_CODES, policy_codes
+from .registry import BIDDER_CODES, MC_PLAYERS, PLAYER_CODES, player_codes
 
 #: Integer slots set from the rules, not by the user.
 _RULE_SLOTS = ("FLAGS",)
@@ -39,7 +39,7 @@ def _option_value(name: str, value):
     if name == "mc_player":
         if not isinstance(value, str) or value.lower() not in MC_PLAYERS:
             raise ValueError(f"mc_player must be one of {MC_PLAYERS}, got {value!r}")
-        return policy_codes(value)[0]
+        return player_codes(value)[0]
     if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
         raise TypeError(f"bidder option {name} must be a number, got {value!r}")
     if not np.isfinite(value):
@@ -96,7 +96,7 @@ def bidder_options_of(ints: np.ndarray, weights: np.ndarray) -> dict:
     """Every option's value in the arrays of :func:`bidder_params` (``mc_player`` as its name): the
     inverse of ``bidder_params``, for records of a run."""
     arrays = {id(BIDDER_INTS): ints, id(BIDDER_WEIGHTS): weights}
-    players = {code: name for name, code in POLICY_CODES.items()}
+    players = {code: name for name, code in PLAYER_CODES.items()}
     out = {}
     for name, (layout, slot) in sorted(BIDDER_OPTIONS.items()):
         value = arrays[id(layout)][slot.offset]

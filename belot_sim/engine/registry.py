@@ -9,12 +9,13 @@
 
 from __future__ import annotations
 
+import warnings
 from types import MappingProxyType
 
 from ..kernels.bid_models import neural_bidder
 from ..kernels.bid_models.codes import ATLAS_BIDDER, HEURISTIC, MC_BIDDER, NEURAL_BIDDER, RANDOM_BIDDER
-from ..kernels.policies.neural import LOADED_FROM, weights_path
-from ..kernels.policies.judging import DD, EASY, EXPERT, HARD, HYBRID, NEURAL, NORMAL, PIMC, PIMC_EXACT, RANDOM
+from ..kernels.players.neural import LOADED_FROM, weights_path
+from ..kernels.players.judging import DD, EASY, EXPERT, HARD, HYBRID, NEURAL, NORMAL, PIMC, PIMC_EXACT, RANDOM
 
 #: Player name → one-line description (``players=`` everywhere).
 PLAYERS = MappingProxyType({
@@ -38,8 +39,8 @@ BIDDERS = MappingProxyType({
     "neural": "a network trained on the engine's own deals values every legal call; makes the best (bulgarian)",
 })
 
-#: Player name → policy code inside the kernels.
-POLICY_CODES = MappingProxyType({"random": RANDOM, "easy": EASY, "normal": NORMAL, "hard": HARD, "neural": NEURAL,
+#: Player name → player code inside the kernels.
+PLAYER_CODES = MappingProxyType({"random": RANDOM, "easy": EASY, "normal": NORMAL, "hard": HARD, "neural": NEURAL,
                                  "dd": DD, "pimc": PIMC, "pimc-exact": PIMC_EXACT, "expert": EXPERT,
                                  "hybrid": HYBRID})
 #: Bidder name → bidder code inside the kernels.
@@ -84,7 +85,7 @@ def seat_codes(value, registry, what: str) -> tuple[int, int, int, int]:
                 example = f", e.g. {(parts * 2)[:4]!r}" if len(parts) in (2, 4) else ""  # 2: one per team
                 four = f"; one name per seat (0..3) is a list of four{example}"
             raise ValueError(f"unknown {what} {name!r}: available {what}s are {sorted(registry)}{four}")
-        if registry is POLICY_CODES and name.lower() in NETWORK_PLAYERS:
+        if registry is PLAYER_CODES and name.lower() in NETWORK_PLAYERS:
             require_neural_weights()
         if registry is BIDDER_CODES and name.lower() == "neural":
             require_weights(neural_bidder.weights_path(), neural_bidder.LOADED_FROM, "neural bidder",
@@ -110,9 +111,9 @@ def require_weights(path, loaded_from, what: str, variable: str) -> None:
                          f"{loaded_from or 'no weights'}: set it before importing belot_sim")
 
 
-def policy_codes(players) -> tuple[int, int, int, int]:
-    """One player name for all seats, or four names (seats 0..3) → four policy codes."""
-    return seat_codes(players, POLICY_CODES, "player")
+def player_codes(players) -> tuple[int, int, int, int]:
+    """One player name for all seats, or four names (seats 0..3) → four player codes."""
+    return seat_codes(players, PLAYER_CODES, "player")
 
 
 def bidder_codes(bidders) -> tuple[int, int, int, int]:
@@ -131,27 +132,39 @@ def model_codes(bidders) -> tuple[int, int, int, int]:
 
 
 def is_searching(codes) -> bool:
-    """Does a seat of these policy codes play ``dd``/``pimc``?"""
-    search_codes = {POLICY_CODES[name] for name in SEARCH_PLAYERS}
+    """Does a seat of these player codes play ``dd``/``pimc``?"""
+    search_codes = {PLAYER_CODES[name] for name in SEARCH_PLAYERS}
     return any(int(code) in search_codes for code in codes)
 
 
-def is_slow(policies, bidders) -> bool:
+def is_slow(players, bidders) -> bool:
     """Do deals take milliseconds: a seat searches (``dd``/``pimc``) or bids by playing layouts
     (``mc``)?  ``bidders``: bidder codes, or ``None`` without an auction."""
-    return is_searching(policies) or (bidders is not None and BIDDER_CODES["mc"] in bidders)
+    return is_searching(players) or (bidders is not None and BIDDER_CODES["mc"] in bidders)
 
 
 class SeatedPlan:
-    """What a plan of deals or matches (a dataclass with ``policies`` and ``bidders`` codes, ``bidders``
+    """What a plan of deals or matches (a dataclass with ``players`` and ``bidders`` codes, ``bidders``
     None without an auction) says of its seats."""
 
     @property
     def searching(self) -> bool:
-        return is_searching(self.policies)
+        return is_searching(self.players)
 
     @property
     def slow(self) -> bool:
         """Deals take milliseconds: a seat searches (dd/pimc) or bids by playing layouts (mc), so
         blocks are small and a match is a work item of its own."""
-        return is_slow(self.policies, self.bidders)
+        return is_slow(self.players, self.bidders)
+
+
+#: Names of earlier releases (up to 2026-12-08), kept for one release: one name per concept, ``player``.
+FORMER_NAMES = {"POLICY_CODES": "PLAYER_CODES", "policy_codes": "player_codes"}
+
+
+def __getattr__(name: str):
+    if name in FORMER_NAMES:
+        warnings.warn(f"belot_sim.engine.registry.{name} is now {FORMER_NAMES[name]} (the old name goes in the next "
+                      "release)", DeprecationWarning, stacklevel=2)
+        return globals()[FORMER_NAMES[name]]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -39,7 +39,7 @@ def search_token() -> np.ndarray:
 
 #: The second process of :func:`_players_meanwhile`.
 _PLAYERS = """
-from belot_sim.kernels.policies.decide import searching_players
+from belot_sim.kernels.players.decide import searching_players
 for player, argument_types in searching_players():
     player.compile(argument_types)
 """
@@ -55,7 +55,7 @@ def _players_meanwhile() -> subprocess.Popen | None:
     (:mod:`belot_sim.cli`); the second process then finishes its players and ends."""
     if "belot_sim.kernels.solver.search" in sys.modules:
         return None
-    from ..kernels.policies.decide import searching_players
+    from ..kernels.players.decide import searching_players
 
     players = searching_players()
     # Numba's cache lookup (a private method, stable since Numba 0.49): loads the code if it is there

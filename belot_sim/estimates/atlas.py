@@ -28,13 +28,13 @@ import pandas as pd
 from ..engine.atlas_table import (KINDS, MEMBER_SD, POSITIONS, RAW_SCALE, SCORE_SCALE, atlas_players, atlas_rows,
                                    load_table, row_of)
 from ..engine.checks import check_int
-from ..engine.registry import POLICY_CODES, policy_codes
+from ..engine.registry import PLAYER_CODES, player_codes
 from ..game.cards import format_cards, popcount, to_mask
 from ..game.rules import Contract
 
 def plays_as_atlas(players) -> bool:
     """``players`` (one name or four, any case) are the atlas's own: its player (``hard``) in every seat."""
-    return set(policy_codes(players)) == {POLICY_CODES[atlas_players()]}
+    return set(player_codes(players)) == {PLAYER_CODES[atlas_players()]}
 
 
 def bid_atlas() -> pd.DataFrame:

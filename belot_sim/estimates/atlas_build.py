@@ -23,7 +23,7 @@ def compute_rows(start: int, stop: int, *, samples: int, seed: int, players="har
     defending teams' match points and raw points); the caller sets the threads."""
     from ..kernels.batch.atlas import atlas_rollout
     from ..kernels.core.rule_flags import flags_of
-    from ..engine.registry import policy_codes
+    from ..engine.registry import player_codes
 
     masks, kinds, positions = atlas_rows()
     ids = np.arange(start, stop, dtype=np.int64)
@@ -31,7 +31,7 @@ def compute_rows(start: int, stop: int, *, samples: int, seed: int, players="har
     out = np.zeros((stop - start, 6), dtype=np.int64)
     atlas_rollout(np.uint64(seed), ids, masks[start:stop].astype(np.int64), contracts,
                   positions[start:stop].astype(np.int64), samples, flags_of(BULGARIAN),
-                  np.array(policy_codes(players), dtype=np.int64), out)
+                  np.array(player_codes(players), dtype=np.int64), out)
     return out
 
 

@@ -38,7 +38,7 @@ from ..engine.checks import check_int, check_probability, check_seed, check_thre
 from ..engine.compiling import announce
 from ..engine.frames import categorize, deal_columns, join_arrays
 from ..engine.progress import Progress, check_progress
-from ..engine.registry import DEFAULT_BID_PLAYERS, is_searching, model_codes, policy_codes
+from ..engine.registry import DEFAULT_BID_PLAYERS, is_searching, model_codes, player_codes
 from ..engine.runs import blocks
 from ..engine.searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
 from ..engine.stats import wilson_interval
@@ -190,7 +190,7 @@ class UniformLayouts:
 
         rules, contracts = plan.rules, plan.contracts
         codes = np.array([int(c) for c in contracts], dtype=np.int64)
-        searching = is_searching(plan.policies)
+        searching = is_searching(plan.players)
         search = search_token() if searching else None
         parts = []
         for start, size in _layout_blocks(plan.samples, searching, progress):
@@ -200,7 +200,7 @@ class UniformLayouts:
             with announce("search-estimates" if searching else "estimates"):
                 estimate_rollout(np.uint64(plan.seed), start, size, self.fixed, codes, plan.seat, self.dealer,
                                  plan.multiplier, self.turned_card, int(rules.is_classic), flags_of(rules),
-                                 plan.policies, plan.worlds, *part, numba.get_num_threads(), search)
+                                 plan.players, plan.worlds, *part, numba.get_num_threads(), search)
             parts.append(part)
         small, hands, points = join_arrays(parts)
         sample = np.repeat(np.arange(plan.samples, dtype=np.int64), len(contracts))
@@ -236,9 +236,9 @@ class AuctionLayouts:
 
         ids, tried = cond.screen(plan.seed, plan.samples, self.max_tries, self.fixed, self.free, self.auction,
                                  plan.rules, self.models, plan.seat, self.weights, self.min_samples)
-        parts = _layout_blocks(len(ids), is_searching(plan.policies), progress)
+        parts = _layout_blocks(len(ids), is_searching(plan.players), progress)
         frame = cond.play_accepted(ids, self.fixed, self.free, plan.contracts, plan.seat, self.auction,
-                                   plan.multiplier, plan.rules, plan.seed, plan.policies, plan.worlds, parts)
+                                   plan.multiplier, plan.rules, plan.seed, plan.players, plan.worlds, parts)
         if progress is not None:
             progress.advance(plan.samples - len(ids))
         return Played(frame, tried, len(ids), ids)
@@ -256,8 +256,8 @@ class EstimatePlan:
     samples: int
     seed: int
     worlds: int
-    policies: np.ndarray  # int64[4]
-    players: object  # as given (for the bid table's report)
+    players: np.ndarray  # int64[4] player codes
+    player_names: object  # as given (for the bid table's report)
     layouts: UniformLayouts | AuctionLayouts
 
 
@@ -274,7 +274,7 @@ def _plan(hand, contracts, o: dict) -> EstimatePlan:
         raise ValueError("known= cannot be combined with auction= (give a classic turned card as turned=)")
     rules = Rules.coerce(o["rules"])
     seat = check_int(o["seat"], "seat", 0, 3)
-    samples, seed, worlds, policies = _run_options(o["samples"], o["seed"], o["worlds"], o["players"])
+    samples, seed, worlds, player_array = _run_options(o["samples"], o["seed"], o["worlds"], o["players"])
     if o["auction"] is not None:
         layouts, chosen, multiplier = _auction_layouts(hand, contracts, seat, rules, samples, o)
     else:
@@ -285,15 +285,15 @@ def _plan(hand, contracts, o: dict) -> EstimatePlan:
         chosen = tuple(_contract_list(contracts, rules))
         multiplier = check_multiplier(1 if o["multiplier"] is None else o["multiplier"], rules)
     return EstimatePlan(rules, format_cards(to_mask(hand, "hand")), seat, chosen, multiplier, samples, seed, worlds,
-                        policies, o["players"], layouts)
+                        player_array, o["players"], layouts)
 
 
 def _run_options(samples, seed, worlds, players) -> tuple[int, int, int, np.ndarray]:
-    """``samples``, ``seed`` and ``worlds`` checked, and the policy codes of ``players``."""
+    """``samples``, ``seed`` and ``worlds`` checked, and the player codes of ``players``."""
     samples = check_int(samples, "samples", 1, MAX_SAMPLES)
     seed = check_seed(seed)
     worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
-    return samples, seed, worlds, np.array(policy_codes(players), dtype=np.int64)
+    return samples, seed, worlds, np.array(player_codes(players), dtype=np.int64)
 
 
 def _auction_layouts(hand, contracts, seat: int, rules: Rules, samples: int, o: dict
@@ -402,7 +402,7 @@ def _call_values(plan: EstimatePlan, ids: np.ndarray, codes: np.ndarray) -> np.n
     the call made, every seat calling as its bidder model until the auction ends, the ending played)."""
     from ..kernels.batch.estimate import call_rollout
 
-    searching = is_searching(plan.policies)
+    searching = is_searching(plan.players)
     search = search_token() if searching else None
     values = np.zeros((len(ids), len(codes)), dtype=np.int64)
     lay = plan.layouts
@@ -410,7 +410,7 @@ def _call_values(plan: EstimatePlan, ids: np.ndarray, codes: np.ndarray) -> np.n
         with announce("search-estimates" if searching else "estimates"):
             call_rollout(np.uint64(plan.seed), ids[start:start + size], lay.fixed, lay.free, lay.auction.codes,
                          lay.auction.dealer, codes, int(plan.rules.is_classic), flags_of(plan.rules), lay.models,
-                         lay.ints, lay.weights, plan.policies, plan.worlds, values[start:start + size],
+                         lay.ints, lay.weights, plan.players, plan.worlds, values[start:start + size],
                          numba.get_num_threads(), search)
     return values.mean(axis=0)
 
@@ -736,7 +736,7 @@ def _hand_table(plan: EstimatePlan, min_p_made: float, bar: Progress | None = No
     best_call = None
     if plan.layouts.every_call:
         table, best_call = _with_call_values(table, recommended, plan, played.ids)
-    return BidTable(table, recommended, plan.hand, plan.seat, played.accepted, plan.rules.family, plan.players,
+    return BidTable(table, recommended, plan.hand, plan.seat, played.accepted, plan.rules.family, plan.player_names,
                     auction=plan.layouts.auction_text, tried=played.tried,
                     acceptance=played.accepted / played.tried, best_call=best_call)
 

@@ -171,11 +171,11 @@ def calibration(n: int, *, bidders="heuristic", players=DEFAULT_BID_PLAYERS, est
 
 def _estimate_settings(method: str, rules: Rules, players, estimate_players, samples: int) -> tuple[object, int]:
     """``(estimate players, layouts per estimate)``, checked before any deal is played."""
-    from ..engine.registry import policy_codes
+    from ..engine.registry import player_codes
 
     if method != "atlas":
         chosen = players if estimate_players is None else estimate_players
-        policy_codes(chosen)  # raises on a bad name
+        player_codes(chosen)  # raises on a bad name
         return chosen, samples
     from .atlas import plays_as_atlas
     from ..engine.atlas_table import atlas_meta, check_atlas_rules

@@ -259,7 +259,7 @@ def check_turned(turned, rules: Rules, hand: int) -> int | None:
 
 
 def play_accepted(ids: np.ndarray, fixed: np.ndarray, free: np.ndarray, contracts: list[Contract], seat: int,
-                  auction: Auction, multiplier: int, rules: Rules, seed: int, policies: np.ndarray, worlds: int,
+                  auction: Auction, multiplier: int, rules: Rules, seed: int, players: np.ndarray, worlds: int,
                   parts: Iterable[tuple[int, int]]):
     """The accepted layouts ``ids`` played once per contract (layouts major): the estimate's frame,
     one row per (layout, contract), with ``sample``, ``layout`` (the candidate id) and the
@@ -276,14 +276,14 @@ def play_accepted(ids: np.ndarray, fixed: np.ndarray, free: np.ndarray, contract
     from ..engine.searching import search_token
 
     codes = np.array([int(c) for c in contracts], dtype=np.int64)
-    search = search_token() if is_searching(policies) else None
+    search = search_token() if is_searching(players) else None
     blocks = []
     for offset, size in parts:
         rows = size * len(contracts)
         block = (np.empty((D_SIZE, rows), dtype=np.int8), np.empty((4, rows), dtype=np.uint32),
                  np.empty((P_SIZE, rows), dtype=np.int16), np.empty((AH_SIZE, rows), dtype=np.uint32))
         auction_rollout(np.uint64(seed), ids[offset:offset + size], fixed, free, codes, seat, auction.dealer,
-                        multiplier, int(rules.is_classic), flags_of(rules), policies, worlds, *block,
+                        multiplier, int(rules.is_classic), flags_of(rules), players, worlds, *block,
                         numba.get_num_threads(), search)
         blocks.append(block)
     small, hands, points, cards = join_arrays(blocks)

@@ -1,4 +1,4 @@
-"""One deal's play in the fast engine: the 32 cards played by per-seat policies, then scored.
+"""One deal's play in the fast engine: the 32 cards played by per-seat players, then scored.
 
 Array-and-scalar kernels shared by the batch kernels (:mod:`belot_sim.kernels.batch`), the ``mc``
 bidder (which plays sampled layouts) and the bid-estimate kernels.
@@ -16,31 +16,31 @@ from .core.rng import halves, next_u64
 from .core.rule_flags import AT_OVERTAKE, DECLARATIONS, UNDERTRUMP
 from .core.scoring import score_play
 from .core.tables import AT, BELOT, LAST_TRICK, NT, POINTS, TRICK_MULT
-from .policies.decide import search_card
-from .policies.judging import DD, NEURAL, NORMAL, PIMC, RANDOM, choose_card, random_card
-from .policies.view import announce_belot, next_trick, record_card, show_declarations, show_turned, start_view
+from .players.decide import search_card
+from .players.judging import DD, NEURAL, NORMAL, PIMC, RANDOM, choose_card, random_card
+from .players.view import announce_belot, next_trick, record_card, show_declarations, show_turned, start_view
 
 #: Solver table slots per thread for the searching players (2**16 slots = 1 MiB, see solve.TT_BITS).
 SEARCH_TT_BITS = 16
 
 
 @njit(cache=True)
-def searching(policies):
+def searching(players):
     """Does a seat use a searching player (``dd``/``pimc``, which need the solver's table)?"""
     for seat in range(4):
-        if policies[seat] >= DD:
+        if players[seat] >= DD:
             return True
     return False
 
 
 @njit(cache=True)
-def play_scratch(policies, worlds, search):
+def play_scratch(players, worlds, search):
     """One thread's work arrays for :func:`play_deal`: ``(belot_open, view, no_record, ctx, tt,
     scratch)``.  The 1 MiB solver table only when a searching player is seated, and then two
-    solver contexts back to back (one per team, see :func:`.policies.search.dd_card`), each given
+    solver contexts back to back (one per team, see :func:`.players.dd_player.dd_card`), each given
     the search's addresses from ``search`` (:func:`belot_sim.kernels.solver.api.search_entries`;
     ``None`` when no seat searches); ``worlds``: layouts per ``pimc`` decision."""
-    search_players = searching(policies)
+    search_players = searching(players)
     belot_open = np.empty(4, dtype=np.int64)
     view = np.zeros(V_SIZE, dtype=np.int64)
     no_record = np.empty(32, dtype=np.int8)
@@ -57,15 +57,15 @@ def play_scratch(policies, worlds, search):
 
 
 def dd_deal(hands, dealer, contract, declarer, multiplier, family, flags, ctx, tt, scratch):
-    """``(decided, result)``: a deal with every seat ``dd`` from one solve (:func:`.policies.all_dd.minimax_result`);
+    """``(decided, result)``: a deal with every seat ``dd`` from one solve (:func:`.players.all_dd.minimax_result`);
     callable from kernels only."""
     raise NotImplementedError("dd_deal is compiled into the kernels (see _dd_deal_impl)")
 
 
 @overload(dd_deal)
 def _dd_deal_impl(hands, dealer, contract, declarer, multiplier, family, flags, ctx, tt, scratch):
-    # Imported when typed, as policies.decide.search_card: only kernels with a searching player compile the solver.
-    from .policies.all_dd import minimax_result
+    # Imported when typed, as players.decide.search_card: only kernels with a searching player compile the solver.
+    from .players.all_dd import minimax_result
 
     def impl(hands, dealer, contract, declarer, multiplier, family, flags, ctx, tt, scratch):
         return minimax_result(hands, dealer, contract, declarer, multiplier, family, flags, ctx, tt, scratch)
@@ -77,7 +77,7 @@ def _dd_deal_impl(hands, dealer, contract, declarer, multiplier, family, flags, 
 def no_at_belot(hands):
     """No seat holds a K and Q of one suit: in AT nobody can score a belot, so every seat's
     objective is its team's trick points and card-by-card double-dummy play reaches the minimax
-    value (:mod:`.policies.all_dd`)."""
+    value (:mod:`.players.all_dd`)."""
     for s in range(4):
         if belot_cards(hands[s], AT):
             return False
@@ -85,7 +85,7 @@ def no_at_belot(hands):
 
 
 @njit(cache=True)
-def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, policies, rng, belot_open, view, record,
+def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, players, rng, belot_open, view, record,
               play_seat, play_card, ctx, tt, scratch, search):
     """Play one deal from ``hands`` (modified) under the rule options ``flags`` (:mod:`.core.rule_flags`).
 
@@ -96,19 +96,19 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, poli
     Scratch: ``belot_open`` (int64[4], each seat's undecided belot K/Q cards), ``view``
     (the public view the strategic players read; kept card by card only when a seat needs it)
     and, for the searching players (``dd``, ``pimc``), the solver's ``ctx``/``tt`` and their
-    ``scratch`` (:mod:`.policies.dd_player`; the caller starts its world stream per deal).
+    ``scratch`` (:mod:`.players.dd_player`; the caller starts its world stream per deal).
 
     Returns ``(rng, trick_points0, trick_points1, declared0, declared1, belot0, belot1, valat,
     raw0, raw1, outcome, score0, score1, hanging)`` (positions ``R_*`` of
     :data:`belot_sim.kernels.core.layouts.PLAYED_DEAL`).  When ``record``, the 32 plays go to
     ``play_seat`` / ``play_card``.  With ``dd`` in every seat and no plays to record, the deal is
-    usually one minimax solve (:mod:`.policies.all_dd`; ``hands`` and ``rng`` are then left as they are).
+    usually one minimax solve (:mod:`.players.all_dd`; ``hands`` and ``rng`` are then left as they are).
     """
     if search is not None:  # (pruned by Numba when no seat searches)
-        all_dd = policies[0] == DD and policies[1] == DD and policies[2] == DD and policies[3] == DD
+        all_dd = players[0] == DD and players[1] == DD and players[2] == DD and players[3] == DD
         if all_dd and not record and (contract != AT or no_at_belot(hands)):
             # Every seat double-dummy: one minimax solve gives the same result as playing the
-            # cards one by one, whenever that is exact (policies/all_dd.py).
+            # cards one by one, whenever that is exact (players/all_dd.py).
             decided, result = dd_deal(hands, dealer, contract, declarer, multiplier, family, flags, ctx, tt, scratch)
             if decided:
                 return (rng,) + result
@@ -124,9 +124,9 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, poli
     needs_view = False
     needs_known = False
     for seat in range(4):
-        needs_view = needs_view or policies[seat] >= NORMAL
+        needs_view = needs_view or players[seat] >= NORMAL
         # the sampling players and neural also read what the declarations and belots showed
-        needs_known = needs_known or policies[seat] >= PIMC or policies[seat] == NEURAL
+        needs_known = needs_known or players[seat] >= PIMC or players[seat] == NEURAL
     if needs_known:
         show_turned(view, scratch[S_TURNED_CARD])
     belot0 = 0
@@ -152,18 +152,18 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, poli
                 r32, spare = halves(u)
             else:
                 r32 = spare
-            policy = policies[seat]
-            if policy == RANDOM:  # the common case, kept inline
+            player = players[seat]
+            if player == RANDOM:  # the common case, kept inline
                 card = random_card(legal, r32)
-            # The two halves of policies.decide.decide_card, called directly: calling decide_card
+            # The two halves of players.decide.decide_card, called directly: calling decide_card
             # here costs 10-14 % of hard play (its five array arguments get reference-counted).
-            elif policy >= DD:
+            elif player >= DD:
                 if search is None:  # pruned by Numba when no seat searches: the solver is not compiled
                     card = -1
                 else:
-                    card = search_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch)
+                    card = search_card(player, legal, r32, hands, seat, view, family, ctx, tt, scratch)
             else:
-                card = choose_card(policy, legal, r32, hands[seat], seat, view, family)
+                card = choose_card(player, legal, r32, hands[seat], seat, view, family)
             if needs_view:
                 record_card(view, seat, card, points[card])
             suit = card >> 3

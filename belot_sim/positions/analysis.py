@@ -19,7 +19,7 @@ import numpy as np
 import pandas as pd
 
 from ..engine.checks import check_int, check_seed
-from ..engine.registry import PERFECT_INFORMATION, PLAYERS, POLICY_CODES
+from ..engine.registry import PERFECT_INFORMATION, PLAYERS, PLAYER_CODES
 from ..engine.results import FormerTable
 from ..engine.searching import MAX_WORLDS, search_token
 from ..game.cards import format_card
@@ -70,12 +70,12 @@ def layout_table(deal, worlds: int, seed: int, turned_card: int = -1) -> tuple[i
     """``(legal mask, values[worlds, 32])``: each legal card's double-dummy value for the mover's team
     in ``worlds`` layouts consistent with what the seat knows, the classic ``turned_card`` in the
     declarer's hand (-1: none; the layouts a ``pimc`` bot with this seed draws first)."""
-    from ..kernels.policies.worlds import layout_values  # compiles the solver on first use
+    from ..kernels.players.worlds import layout_values  # compiles the solver on first use
 
     record = new_record(deal.rules, seed, False)
     fill_record(record, deal, turned_card)
-    policies = np.full(4, POLICY_CODES["pimc"], dtype=np.int64)
-    _, view, _, ctx, tt, scratch = play_scratch(policies, worlds, search_token())
+    seats = np.full(4, PLAYER_CODES["pimc"], dtype=np.int64)
+    _, view, _, ctx, tt, scratch = play_scratch(seats, worlds, search_token())
     out = np.empty((worlds, 32), dtype=np.int64)
     legal = int(layout_values(record, view, ctx, tt, scratch, out))
     return legal, out

@@ -1,7 +1,7 @@
 """Bots: every player and bidder of belot_sim, one decision at a time, for any position of a deal.
 
 A :class:`Bot` asks the same compiled code ``simulate`` runs — the play loop's dispatch
-(:func:`belot_sim.kernels.policies.decide.decide_card`) and the auction loop's
+(:func:`belot_sim.kernels.players.decide.decide_card`) and the auction loop's
 (:func:`belot_sim.kernels.bidding.choose.choose_call`) — about a reference state: a
 :class:`~belot_sim.reference.DealState`, a :class:`~belot_sim.reference.FullDealState` or the current
 deal of a :class:`~belot_sim.reference.MatchState`.  The seat to move is shown what it may know: its
@@ -43,7 +43,7 @@ import numpy as np
 from ..engine.bidder_options import bidder_params
 from ..engine.checks import check_int, check_seed
 from ..engine.registry import (AUCTION_READERS, BIDDER_CODES, BIDDERS, PERFECT_INFORMATION, PLAYERS, bidder_codes,
-                               is_searching, policy_codes)
+                               is_searching, player_codes)
 from ..engine.searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
 from ..game.card_types import Card, card_value
 from ..game.rules import Rules
@@ -58,8 +58,8 @@ from ..kernels.core.layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A
 from ..kernels.core.rng import WORLD_STREAM, stream_start
 from ..kernels.core.rule_flags import flags_of
 from ..kernels.play_loop import play_scratch
-from ..kernels.policies.inference import start_auction
-from ..kernels.policies.position import bot_card
+from ..kernels.players.inference import start_auction
+from ..kernels.players.position import bot_card
 from ..reference import DealState, FullDealState, MatchState, state_from_text
 
 
@@ -183,12 +183,12 @@ class Bot:
         if bidder_options and self.bidder is None and self.player not in AUCTION_READERS:  # their model's options
             raise ValueError(f"bidder_options= tunes the bot's bidder: give bidder= too (a {self.player} bot without "
                              "one makes no call and reads no auction)")
-        self._policy = policy_codes(self.player)[0]
+        self._player = player_codes(self.player)[0]
         if self.bidder is not None:
             bidder_codes(self.bidder)  # a learned bidder's weights file must be there
-        policies = np.full(4, self._policy, dtype=np.int64)
-        self._search = search_token() if is_searching(policies) else None
-        _, self._view, _, self._ctx, self._tt, self._scratch = play_scratch(policies, self.worlds, self._search)
+        seats = np.full(4, self._player, dtype=np.int64)
+        self._search = search_token() if is_searching(seats) else None
+        _, self._view, _, self._ctx, self._tt, self._scratch = play_scratch(seats, self.worlds, self._search)
         self._record = new_record(self.rules, self.seed, self.player in PERFECT_INFORMATION)
         self._auction = np.zeros(A_SIZE, dtype=np.int64)
         self._deal_id: int | None = None
@@ -222,11 +222,11 @@ class Bot:
         record[H_DEAL_ID] = -1 if deal_id is None else self._follow(deal_id, len(deal.plays))
         if self.player in AUCTION_READERS:
             self._read_auction(state, deal.to_move)
-        return card_value(int(bot_card(self._policy, record, self._view, self._ctx, self._tt, self._scratch,
+        return card_value(int(bot_card(self._player, record, self._view, self._ctx, self._tt, self._scratch,
                                        self._search)))
 
     def _read_auction(self, state, seat: int) -> None:
-        """The auction an ``expert`` (or ``hybrid``) reads (:mod:`belot_sim.kernels.policies.inference`): that of a
+        """The auction an ``expert`` (or ``hybrid``) reads (:mod:`belot_sim.kernels.players.inference`): that of a
         ``FullDealState`` (or a match's deal), every seat assumed to bid as the bot's ``bidder``
         (``heuristic`` when it has none) with the bot's ``bidder_options``; a ``DealState`` has none."""
         full = deal_of(state)

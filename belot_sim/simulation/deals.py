@@ -19,7 +19,7 @@ from ..engine.checks import (check_bool, check_fits_in_memory, check_int, check_
 from ..engine.compiling import announce
 from ..engine.frames import call_frame, categorize, deal_columns, play_frame
 from ..engine.progress import Progress, check_progress
-from ..engine.registry import SeatedPlan, bidder_codes, policy_codes
+from ..engine.registry import SeatedPlan, bidder_codes, player_codes
 from ..engine.runs import blocks
 from ..engine.searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
 from ..game.rules import Contract, Rules
@@ -50,7 +50,7 @@ class DealPlan(SeatedPlan):
     random_contract: bool
     declarer: int  # -1: uniform per deal
     multiplier: int
-    policies: np.ndarray  # int64[4] policy codes
+    players: np.ndarray  # int64[4] player codes
     bidders: np.ndarray | None  # int64[4] bidder codes, None without an auction
     bid_ints: np.ndarray
     bid_weights: np.ndarray
@@ -101,10 +101,10 @@ def plan_deals(*, rules, contract, declarer, players, bidders, seed, plays, mult
     contracts, random_contract = contract_plan(contract, rules)
     fixed_declarer = -1 if declarer is None else check_int(declarer, "declarer", 0, 3)
     multiplier = check_multiplier(multiplier, rules)
-    policies = np.array(policy_codes(players), dtype=np.int64)
+    player_array = np.array(player_codes(players), dtype=np.int64)
     worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
     plays = check_bool(plays, "plays")
-    return DealPlan(rules, seed, contracts, random_contract, fixed_declarer, multiplier, policies, bidder_array,
+    return DealPlan(rules, seed, contracts, random_contract, fixed_declarer, multiplier, player_array, bidder_array,
                     bid_ints, bid_weights, worlds, plays, calls)
 
 
@@ -309,7 +309,7 @@ class DealArrays:
         with announce(plan.family):
             rollout(np.uint64(plan.seed), start, first, last, plan.contracts, plan.random_contract,
                     len(rules.contracts), plan.declarer, plan.multiplier, int(rules.is_classic), flags_of(rules),
-                    plan.policies, plan.worlds, plan.plays, plan.bidders, plan.bid_ints, plan.bid_weights, self.small,
+                    plan.players, plan.worlds, plan.plays, plan.bidders, plan.bid_ints, plan.bid_weights, self.small,
                     self.hands, self.points, self.play_seat, self.play_card, self.call_codes, numba.get_num_threads(),
                     plan.search_token(), self.auction_cards)
 

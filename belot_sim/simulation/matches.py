@@ -20,7 +20,7 @@ from ..engine.checks import (check_bool, check_fits_in_memory, check_int, check_
 from ..engine.compiling import announce
 from ..engine.frames import call_frame, categorize, deal_columns, join_blocks, play_frame
 from ..engine.progress import Progress, check_progress
-from ..engine.registry import SeatedPlan, bidder_codes, is_searching, policy_codes
+from ..engine.registry import SeatedPlan, bidder_codes, is_searching, player_codes
 from ..engine.runs import blocks, interruptible
 from ..engine.searching import DEFAULT_WORLDS, MAX_WORLDS, search_token
 from ..game.rules import Rules
@@ -128,7 +128,7 @@ class MatchPlan(SeatedPlan):
     bidders: np.ndarray  # int64[4] bidder codes
     bid_ints: np.ndarray
     bid_weights: np.ndarray
-    policies: np.ndarray  # int64[4] policy codes
+    players: np.ndarray  # int64[4] player codes
     worlds: int
     max_deals: int
     plays: bool
@@ -143,11 +143,11 @@ def plan_matches(*, rules, players, bidders, seed, worlds, bidder_options, max_d
         raise ValueError("simulate_matches needs bidders= (every deal of a match starts with an auction)")
     bidder_array = np.array(bidder_codes(bidders), dtype=np.int64)
     bid_ints, bid_weights = bidder_params(rules, bidder_options, bidder_array)
-    policies = np.array(policy_codes(players), dtype=np.int64)
+    player_array = np.array(player_codes(players), dtype=np.int64)
     worlds = check_int(worlds, "worlds", 1, MAX_WORLDS)
     max_deals = check_int(max_deals, "max_deals", 1, DEAL_ID_STRIDE)
     plays, calls = check_bool(plays, "plays"), check_bool(calls, "calls")
-    return MatchPlan(rules, seed, bidder_array, bid_ints, bid_weights, policies, worlds, max_deals, plays, calls)
+    return MatchPlan(rules, seed, bidder_array, bid_ints, bid_weights, player_array, worlds, max_deals, plays, calls)
 
 
 def run_matches(plan: MatchPlan, start: int, n: int, progress: Progress | None = None) -> list[pd.DataFrame]:
@@ -162,7 +162,7 @@ def match_blocks(plan: MatchPlan, start: int, n: int, progress: Progress | None 
     work (belot_sim/engine/runs.py)."""
     rules = plan.rules
     args = (rules.match_target, int(rules.is_classic), flags_of(rules), plan.bidders, plan.bid_ints, plan.bid_weights,
-            plan.policies, plan.worlds, 1 if plan.slow else MATCH_CHUNK)
+            plan.players, plan.worlds, 1 if plan.slow else MATCH_CHUNK)
     cap = min(FIRST_CAP, plan.max_deals)
     threads = numba.get_num_threads()
     first, multiple = (threads, threads) if plan.slow else (FIRST_BLOCK, 1)
@@ -209,7 +209,7 @@ _COLUMN_MAJOR = ("small", "hands", "points", "totals", "auction")
 def _run_kernel(seed, ids, positions, cap, args, record):
     """One kernel call: ``(match_out, [rows])`` where ``rows`` holds the deals of the decided
     matches only (``pos``: their ``positions`` in the block, ``deal``: number in the match)."""
-    target, family, flags, bidders, bid_ints, bid_weights, policies, worlds, chunk_size = args
+    target, family, flags, bidders, bid_ints, bid_weights, players, worlds, chunk_size = args
     n = len(ids)
     slots = n * cap
     match_out = np.empty((M_SIZE, n), dtype=np.int64)
@@ -222,10 +222,10 @@ def _run_kernel(seed, ids, positions, cap, args, record):
     shape = (slots, 32) if record else (0, 32)
     seats = np.empty(shape, dtype=np.int8)
     cards = np.empty(shape, dtype=np.int8)
-    search = search_token() if is_searching(policies) else None
+    search = search_token() if is_searching(players) else None
     stop = np.zeros(1, dtype=np.int64)
     interruptible(lambda: play_matches(
-        np.uint64(seed), ids, cap, chunk_size, target, family, flags, bidders, bid_ints, bid_weights, policies, worlds,
+        np.uint64(seed), ids, cap, chunk_size, target, family, flags, bidders, bid_ints, bid_weights, players, worlds,
         record, match_out, small, hands, points, totals, codes, seats, cards, numba.get_num_threads(), search, auction,
         stop), stop)
     count = np.where(match_out[M_WINNER] >= 0, match_out[M_DEALS], 0)

@@ -9,7 +9,7 @@ from round 1 on), with probability ``explore``, the seat makes a uniformly rando
 data also holds the positions a bidder that differs from the models leads to).  The other team never calls
 at random: its calls are evidence about its cards exactly as a model's are in play.  At every call, for
 each legal call: make it, let every seat — the caller included — finish the auction as its model would,
-and play the final contract out with ``policies`` (the same play stream for every call: common random
+and play the final contract out with ``players`` (the same play stream for every call: common random
 numbers); the call's value is the caller's team's match points minus the other team's (a void deal is
 worth 0; doubles and redoubles multiply; a hanging deal gives the bidders nothing now).  Calls that end
 in the same contract, declarer and multiplier share one playout.
@@ -54,7 +54,7 @@ def deal_models(deal_id, round_, models):
 
 
 @njit(cache=True)
-def label_auction(seed, deal_id, round_, flags, explore, policies, weights, work, bits_out, values_out, own_out,
+def label_auction(seed, deal_id, round_, flags, explore, players, weights, work, bits_out, values_out, own_out,
                   heuristic_out, row):
     """The rows of deal ``deal_id``'s calls with a choice, from ``row`` on (module docstring); returns the next
     free row."""
@@ -86,7 +86,7 @@ def label_auction(seed, deal_id, round_, flags, explore, policies, weights, work
                     after[:] = state
                     apply_call(after, code, 0, False, -1)
                     finish_auction(after, hands5, 0, flags, -1, models, weights)
-                    score0, score1, memo_n = ending_scores(after, pack, dealer, 0, flags, policies, play_seed, 0, memo,
+                    score0, score1, memo_n = ending_scores(after, pack, dealer, 0, flags, players, play_seed, 0, memo,
                                                            memo_n, work, None)
                     ours, theirs = (score0, score1) if seat & 1 == 0 else (score1, score0)
                     values_out[row, code] = ours - theirs
@@ -109,17 +109,17 @@ def label_auction(seed, deal_id, round_, flags, explore, policies, weights, work
 
 
 @njit(cache=True, parallel=True)
-def label_calls(seed, start, n, round_, flags, explore, policies, weights, n_threads, bits_out, values_out, own_out,
+def label_calls(seed, start, n, round_, flags, explore, players, weights, n_threads, bits_out, values_out, own_out,
                 heuristic_out, counts):
     """:func:`label_auction` for deals ``start .. start + n - 1``: deal ``start + i``'s rows are
     ``MAX_CALLS * i .. MAX_CALLS * i + counts[i] - 1`` of ``bits_out`` (uint64[MAX_CALLS * n, CALL_WORDS]),
     ``values_out`` (int16[MAX_CALLS * n, 9]), ``own_out`` (the same: the caller's team's points alone) and
     ``heuristic_out`` (int8[MAX_CALLS * n]: the heuristic's call)."""
     for t in prange(n_threads):
-        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, 1, None)
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(players, 1, None)
         work = (belot_open, view, no_record, ctx, tt, scratch, np.empty(4, dtype=np.int64))
         for i in range(t * n // n_threads, (t + 1) * n // n_threads):
             row = MAX_CALLS * i
-            counts[i] = label_auction(seed, start + i, round_, flags, explore, policies, weights, work,
+            counts[i] = label_auction(seed, start + i, round_, flags, explore, players, weights, work,
                                       bits_out[row:row + MAX_CALLS], values_out[row:row + MAX_CALLS],
                                       own_out[row:row + MAX_CALLS], heuristic_out[row:row + MAX_CALLS], 0)

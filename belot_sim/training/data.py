@@ -31,7 +31,7 @@ from pathlib import Path
 import numpy as np
 
 from ..engine.io import write_atomically, write_npz_atomically
-from ..engine.registry import is_searching, policy_codes
+from ..engine.registry import is_searching, player_codes
 from ..game.rules import Rules
 from ..kernels.bidding.auction_loop import DEFAULT_WEIGHTS
 from ..kernels.core.auction_rules import MAX_CALLS
@@ -150,11 +150,11 @@ def call_frame(seed: int, start: int, n: int, players="neural", rules="bulgarian
     own = np.zeros((rows, CALL_CODES), dtype=np.int16)
     heuristic = np.zeros(rows, dtype=np.int8)
     counts = np.zeros(n, dtype=np.int32)
-    policies = np.array(policy_codes(players), dtype=np.int64)
-    if is_searching(policies):  # the label kernels hold no solver: a searching seat would play no card
+    codes = np.array(player_codes(players), dtype=np.int64)
+    if is_searching(codes):  # the label kernels hold no solver: a searching seat would play no card
         raise ValueError(f"the call labels are played by players without search, got {players!r}: use neural, hard, "
                          "normal, easy or random")
-    label_calls(seed, start, n, round_, flags_of(Rules.coerce(rules)), explore, policies, DEFAULT_WEIGHTS.copy(),
+    label_calls(seed, start, n, round_, flags_of(Rules.coerce(rules)), explore, codes, DEFAULT_WEIGHTS.copy(),
                 threads, bits, values, own, heuristic, counts)
     kept = _rows(counts, MAX_CALLS)
     return {"bits": bits[kept], "values": values[kept], "own": own[kept], "heuristic": heuristic[kept]}

@@ -1,7 +1,7 @@
 """The learned models' training (PyTorch, the ``train`` extra: ``pip install "belot-sim[train]"``).
 
 A network ``inputs`` → ``H1`` → ``H2`` → ``outputs`` (ReLU) learns one of :data:`TASKS`: the ``neural``
-player's (:mod:`belot_sim.kernels.policies.neural`) each legal card's double-dummy value in the true deal
+player's (:mod:`belot_sim.kernels.players.neural`) each legal card's double-dummy value in the true deal
 from the seat's observation (:mod:`.labels`); the card-ownership model's holders of the unseen cards; the
 ``neural`` bidder's (:mod:`belot_sim.kernels.bid_models.neural_bidder`) each legal call's chance of winning
 the match (:mod:`.call_labels`, :mod:`.match_odds`).  For cards and calls only the differences between the
@@ -32,11 +32,11 @@ except ImportError as error:
 
 from ..engine.io import write_atomically, write_npz_atomically
 from ..kernels.core.mlp import WEIGHT_NAMES, load_network
-from ..kernels.policies.neural import INPUTS
+from ..kernels.players.neural import INPUTS
 from ..kernels.core.layouts import O_EXCLUDED
 from ..kernels.bid_models.neural_bidder import INPUTS as CALL_INPUTS
 from ..kernels.bid_models.neural_bidder import OUTPUTS as CALL_OUTPUTS
-from ..kernels.policies.owners import OUTPUTS as OWNER_OUTPUTS
+from ..kernels.players.owners import OUTPUTS as OWNER_OUTPUTS
 from .call_labels import NOT_LEGAL_CALL
 from .data import read_shard
 from .labels import NOT_LEGAL, SEEN

@@ -1,11 +1,11 @@
 """Labelled decisions: every decision with a choice in recorded deals, as the seat to move saw it
-(its observation, :mod:`belot_sim.kernels.policies.encoding`), with
+(its observation, :mod:`belot_sim.kernels.players.encoding`), with
 
 * the exact double-dummy value of each of its legal cards in the true deal
   (:func:`belot_sim.kernels.solver.api.dd_moves`, :func:`label_deals`) — the labels the ``neural``
   network learns to predict from the observation alone;
 * the seat that holds each card it cannot see (:func:`owner_deals`) — the card-ownership model's
-  labels (:mod:`belot_sim.kernels.policies.owners`), free in the engine's own deals.
+  labels (:mod:`belot_sim.kernels.players.owners`), free in the engine's own deals.
 
 Over many deals the best predictor of a card's value from what the seat knows is its mean
 double-dummy value over the layouts the seat cannot tell apart, which is what ``pimc`` estimates by
@@ -23,11 +23,11 @@ from ..kernels.core.layouts import (C_SEARCH_FN, C_SIZE, H_CARDS, H_CONTRACT, H_
                                     V_AT_OVERTAKE_PARTNER, V_LEADER, V_PLAYED, V_POS, V_SIZE, V_TRICK_CARD,
                                     V_UNDERTRUMP_REQUIRED)
 from ..kernels.core.tables import NT
-from ..kernels.policies.encoding import encode_play, swap_card, swap_mask
-from ..kernels.policies.neural import INPUTS
-from ..kernels.policies.position import legal_now, replay_view
-from ..kernels.policies.sampling import _team_may_valat
-from ..kernels.policies.scratch import new_gen
+from ..kernels.players.encoding import encode_play, swap_card, swap_mask
+from ..kernels.players.neural import INPUTS
+from ..kernels.players.position import legal_now, replay_view
+from ..kernels.players.sampling import _team_may_valat
+from ..kernels.players.scratch import new_gen
 from ..kernels.solver.api import dd_moves
 
 #: 64-bit words of one packed observation (its first :data:`INPUTS` entries, bit ``i % 64`` of word ``i // 64``).

@@ -6,8 +6,8 @@ At every decision with a choice of recorded deals, for the seat to move and each
 does not know the place of (the sampler's pool: not its own, not played, not shown), the predictors'
 probability of the seat that truly holds it:
 
-* ``model``: the card-ownership model's probabilities (:func:`~belot_sim.kernels.policies.owners.probabilities_of`);
-* the layout samplers of :func:`~belot_sim.kernels.policies.pimc.draw_layout`: ``uniform layouts``
+* ``model``: the card-ownership model's probabilities (:func:`~belot_sim.kernels.players.owners.probabilities_of`);
+* the layout samplers of :func:`~belot_sim.kernels.players.pimc.draw_layout`: ``uniform layouts``
   (``pimc``'s), ``auction layouts`` (uniform draws on which the auction replays with ``heuristic``
   models), ``model layouts`` (``hybrid``'s), ``model + auction layouts`` (``expert``'s): each sampler's
   frequencies over ``samples`` layouts of the decision, smoothed as ``(count + 1/2) / (samples + seats / 2)``
@@ -30,14 +30,14 @@ from ..kernels.bid_models.codes import HEURISTIC
 from ..kernels.core.bits import popcount
 from ..kernels.core.layouts import H_INITIAL, H_SIZE, MAX_AUCTION_CALLS, S_HANDS, S_SIZE, S_WORLD_RNG, V_SIZE
 from ..kernels.core.rng import WORLD_STREAM, stream_start
-from ..kernels.policies.inference import start_auction
-from ..kernels.policies.owners import may_hold, odds_of, probabilities_of
-from ..kernels.policies.pimc import draw_layout
-from ..kernels.policies.sampling import unseen_cards
+from ..kernels.players.inference import start_auction
+from ..kernels.players.owners import may_hold, odds_of, probabilities_of
+from ..kernels.players.pimc import draw_layout
+from ..kernels.players.sampling import unseen_cards
 from .data import recorded_deals
 from .labels import decision_at, fill_finished_record
 
-#: ``model``, then the samplers by their code (:data:`belot_sim.kernels.policies.pimc.UNIFORM_LAYOUTS` ...).
+#: ``model``, then the samplers by their code (:data:`belot_sim.kernels.players.pimc.UNIFORM_LAYOUTS` ...).
 PREDICTORS = ("model", "uniform layouts", "auction layouts", "model layouts", "model + auction layouts")
 
 

@@ -43,12 +43,12 @@ def permute_suits(mask, perm):
 
 
 @njit(cache=True, parallel=True)
-def atlas_rollout(seed, row_ids, hands5, contracts, positions, samples, flags, policies, out):
+def atlas_rollout(seed, row_ids, hands5, contracts, positions, samples, flags, players, out):
     """Row ``i``: the class of the 5-card hand ``hands5[i]`` declares ``contracts[i]`` from position
     ``positions[i]`` after the dealer (bulgarian rules ``flags``); ``samples`` layouts, layout ``k``
     from the streams of id ``row_ids[i] * ROW_STRIDE + k``: the other 27 cards shuffled, then every
     card's suit (and a suit contract's trump) relabelled by a uniformly drawn permutation of the suits,
-    so the hand played is a uniformly drawn member of its class; each layout played by ``policies``
+    so the hand played is a uniformly drawn member of its class; each layout played by ``players``
     and scored.  ``out[i]`` (int64[ATLAS_COLUMNS]): deals made, deals hanging, and the
     sums of the bidding and defending teams' match points and raw points."""
     for i in prange(len(row_ids)):
@@ -57,7 +57,7 @@ def atlas_rollout(seed, row_ids, hands5, contracts, positions, samples, flags, p
         pack = np.empty(32, dtype=np.int64)
         work = np.empty(32, dtype=np.int64)
         hands = np.empty(4, dtype=np.int64)
-        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, 1, None)
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(players, 1, None)
         totals = np.zeros(ATLAS_COLUMNS, dtype=np.int64)
         team = seat & 1
         for k in range(samples):
@@ -69,7 +69,7 @@ def atlas_rollout(seed, row_ids, hands5, contracts, positions, samples, flags, p
             for s in range(4):
                 hands[s] = permute_suits(hands[s], perm)
             contract = perm[contracts[i]] if contracts[i] < 4 else contracts[i]
-            r = play_deal(hands, ATLAS_DEALER, contract, seat, 1, 0, flags, policies,
+            r = play_deal(hands, ATLAS_DEALER, contract, seat, 1, 0, flags, players,
                           stream_start(seed, layout, PLAY_STREAM), belot_open, view, False, no_record, no_record, ctx,
                           tt, scratch, None)
             totals[A_MADE] += 1 if r[R_OUTCOME] == MADE else 0

@@ -17,8 +17,8 @@ from ..core.rng import AUCTION_STREAM, PLAY_STREAM, WORLD_STREAM, stream_start
 from ..core.rule_flags import ALL_NO_TRUMPS
 from ..core.scoring import VOID
 from ..play_loop import play_deal
-from ..policies.inference import start_auction
-from ..policies.scratch import start_deal
+from ..players.inference import start_auction
+from ..players.scratch import start_deal
 
 
 @njit(cache=True)
@@ -65,7 +65,7 @@ def store_auction(auction_out, i, hands5, pack, family):
 
 
 @njit(cache=True)
-def auction_and_play(seed, deal_id, dealer, pack, family, flags, bidders, bid_ints, bid_weights, policies, hands5,
+def auction_and_play(seed, deal_id, dealer, pack, family, flags, bidders, bid_ints, bid_weights, players, hands5,
                      hands, auction_state, calls, belot_open, view, record, play_seat, play_card, ctx, tt, scratch,
                      search, score0=0, score1=0):
     """A whole deal from a shuffled ``pack``: the auction on the 5-card hands (docs/rules.md §3, §4),
@@ -100,6 +100,6 @@ def auction_and_play(seed, deal_id, dealer, pack, family, flags, bidders, bid_in
         start_deal(scratch, stream_start(seed, deal_id, WORLD_STREAM), turned)
         start_auction(scratch, calls, n_calls, dealer, flags, bidders, hands5, bid_weights)
     played = hands.copy()
-    r = play_deal(played, dealer, contract, declarer, multiplier, family, flags, policies, rng, belot_open, view,
+    r = play_deal(played, dealer, contract, declarer, multiplier, family, flags, players, rng, belot_open, view,
                   record, play_seat, play_card, ctx, tt, scratch, search)
     return contract, declarer, multiplier, n_calls, r

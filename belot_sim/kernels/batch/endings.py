@@ -13,25 +13,25 @@ from numba import njit
 from ..core.dealing import TURNED_CARD, classic_final_hands, hands_from_pack
 from ..core.layouts import A_CONTRACT, A_DECLARER, A_MULTIPLIER, A_VOID, R_SCORE0, R_SCORE1, S_TURNED_CARD
 from ..play_loop import play_deal
-from ..policies.scratch import start_deal
+from ..players.scratch import start_deal
 
 #: Rows of a memo (int64[MEMO, 3]: an ending's key and each team's points); endings past it are played each time.
 MEMO = 32
 
 
 @njit(cache=True)
-def ending_value(after, pack, dealer, family, flags, policies, play_seed, world_seed, memo, memo_n, work, search):
+def ending_value(after, pack, dealer, family, flags, players, play_seed, world_seed, memo, memo_n, work, search):
     """Team 0's match points minus team 1's (:func:`ending_scores`); returns ``(value, memo_n)``."""
-    score0, score1, memo_n = ending_scores(after, pack, dealer, family, flags, policies, play_seed, world_seed, memo,
+    score0, score1, memo_n = ending_scores(after, pack, dealer, family, flags, players, play_seed, world_seed, memo,
                                            memo_n, work, search)
     return score0 - score1, memo_n
 
 
 @njit(cache=True)
-def ending_scores(after, pack, dealer, family, flags, policies, play_seed, world_seed, memo, memo_n, work, search):
+def ending_scores(after, pack, dealer, family, flags, players, play_seed, world_seed, memo, memo_n, work, search):
     """Each team's match points for the auction that ended in ``after`` (0 and 0 when void), its
     final hands dealt from ``pack`` to the declarer it ended with (docs/rules.md §12.1; the classic turned
-    card shown), played with ``policies`` from the streams ``play_seed`` and ``world_seed`` (searching
+    card shown), played with ``players`` from the streams ``play_seed`` and ``world_seed`` (searching
     players; ``search`` as :func:`belot_sim.kernels.play_loop.play_deal`'s).  An ending already in ``memo``
     (its first ``memo_n`` rows) is not played again.  ``work``: :func:`belot_sim.kernels.play_loop.play_scratch`'s
     arrays and an int64[4] for the hands.  Returns ``(score0, score1, memo_n)``."""
@@ -51,7 +51,7 @@ def ending_scores(after, pack, dealer, family, flags, policies, play_seed, world
     scratch[S_TURNED_CARD] = turned_card  # shown in play
     if search is not None:
         start_deal(scratch, world_seed, turned_card)
-    r = play_deal(hands, dealer, contract, declarer, multiplier, family, flags, policies, play_seed, belot_open, view,
+    r = play_deal(hands, dealer, contract, declarer, multiplier, family, flags, players, play_seed, belot_open, view,
                   False, no_record, no_record, ctx, tt, scratch, search)
     if memo_n < len(memo):
         memo[memo_n, 0] = key

@@ -21,7 +21,7 @@ from ..core.rule_flags import ALL_NO_TRUMPS
 from ..core.scoring import score_bulgarian
 from ..core.work import next_chunk, workers
 from ..play_loop import play_deal, play_scratch
-from ..policies.scratch import start_deal
+from ..players.scratch import start_deal
 from .deal import store_auction, store_result
 from .endings import ending_value
 from .rollout import SEARCH_CHUNK
@@ -39,7 +39,7 @@ def deal_layout(seed, sample, fixed, pool, hands):
 
 @njit(cache=True, parallel=True, nogil=True)
 def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, multiplier, turned_card, family, flags,
-                     policies, worlds, small_out, hands_out, points_out, n_workers, search):
+                     players, worlds, small_out, hands_out, points_out, n_workers, search):
     """Play layouts ``start .. start+n-1`` (see :func:`deal_layout`) once per contract of
     ``contracts``; row ``i * len(contracts) + k`` is layout ``start + i`` under ``contracts[k]``.
 
@@ -64,7 +64,7 @@ def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, m
         hands = np.empty(4, dtype=np.int64)
         played = np.empty(4, dtype=np.int64)
         pool = np.empty(32, dtype=np.int64)
-        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds, search)
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(players, worlds, search)
         chunk = next_chunk(counter)
         while chunk < n_chunks:
             for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
@@ -81,7 +81,7 @@ def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, m
                     scratch[S_TURNED_CARD] = turned_card  # (or -1) among the declarer's fixed cards; shown in play
                     if search is not None:
                         start_deal(scratch, stream_start(seed, layout, WORLD_STREAM), turned_card)
-                    r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, flags, policies,
+                    r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, flags, players,
                                   stream_start(seed, layout, PLAY_STREAM), belot_open, view, False, no_record,
                                   no_record, ctx, tt, scratch, search)
                     store_result(small_out, points_out, row, dealer, contracts[k], declarer, multiplier, 0, r)
@@ -129,7 +129,7 @@ def auction_pack(seed, candidate, fixed_pack, free, work, pack):
 
 @njit(cache=True, parallel=True, nogil=True)
 def auction_rollout(seed, candidates, fixed_pack, free, contracts, declarer, dealer, multiplier, family, flags,
-                    policies, worlds, small_out, hands_out, points_out, auction_out, n_workers, search):
+                    players, worlds, small_out, hands_out, points_out, auction_out, n_workers, search):
     """Play the packs of ``candidates`` (accepted by :func:`screen_layouts`) once per contract, as
     :func:`estimate_rollout` plays its layouts: row ``i * len(contracts) + k`` is candidate
     ``candidates[i]`` under ``contracts[k]``, dealt to the seats as a deal with that dealer and
@@ -147,7 +147,7 @@ def auction_rollout(seed, candidates, fixed_pack, free, contracts, declarer, dea
         hands5 = np.empty(4, dtype=np.int64)
         hands = np.empty(4, dtype=np.int64)
         played = np.empty(4, dtype=np.int64)
-        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds, search)
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(players, worlds, search)
         chunk = next_chunk(counter)
         while chunk < n_chunks:
             for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
@@ -167,7 +167,7 @@ def auction_rollout(seed, candidates, fixed_pack, free, contracts, declarer, dea
                     scratch[S_TURNED_CARD] = pack[TURNED_CARD] if family == 1 else -1  # shown in play
                     if search is not None:
                         start_deal(scratch, stream_start(seed, layout, WORLD_STREAM), scratch[S_TURNED_CARD])
-                    r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, flags, policies,
+                    r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, flags, players,
                                   stream_start(seed, layout, PLAY_STREAM), belot_open, view, False, no_record,
                                   no_record, ctx, tt, scratch, search)
                     store_result(small_out, points_out, row, dealer, contracts[k], declarer, multiplier, 0, r)
@@ -194,11 +194,11 @@ def finish_calls(state, hands5, family, flags, turned_card, bidders, ints, weigh
 
 @njit(cache=True, parallel=True, nogil=True)
 def call_rollout(seed, candidates, fixed_pack, free, calls, dealer, codes, family, flags, bidders, ints, weights,
-                 policies, worlds, values_out, n_workers, search):
+                 players, worlds, values_out, n_workers, search):
     """The value of each call ``codes[k]`` of the seat to move after ``calls`` on the packs of
     ``candidates`` (accepted by :func:`screen_layouts`): the call made, every seat (the caller too) calling
     as its bidder until the auction ends (the same auction stream for every call of a candidate), the final
-    contract played with ``policies`` on the candidate's play and world streams (:func:`auction_rollout`'s);
+    contract played with ``players`` on the candidate's play and world streams (:func:`auction_rollout`'s);
     ``values_out[i, k]`` the caller's team's match points minus the other team's (a void deal 0).  Endings
     shared by several calls are played once (:func:`.endings.ending_value`)."""
     n = len(candidates)
@@ -213,7 +213,7 @@ def call_rollout(seed, candidates, fixed_pack, free, calls, dealer, codes, famil
         start = np.empty(A_SIZE, dtype=np.int64)
         after = np.empty(A_SIZE, dtype=np.int64)
         memo = np.empty((len(codes), 3), dtype=np.int64)
-        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds, search)
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(players, worlds, search)
         play = (belot_open, view, no_record, ctx, tt, scratch, np.empty(4, dtype=np.int64))
         chunk = next_chunk(counter)
         while chunk < n_chunks:
@@ -233,7 +233,7 @@ def call_rollout(seed, candidates, fixed_pack, free, calls, dealer, codes, famil
                     apply_call(after, codes[k], family, all_no_trumps, turned_suit)
                     finish_calls(after, hands5, family, flags, turned_card, bidders, ints, weights,
                                  stream_start(seed, layout, AUCTION_STREAM))
-                    value, memo_n = ending_value(after, pack, dealer, family, flags, policies,
+                    value, memo_n = ending_value(after, pack, dealer, family, flags, players,
                                                  stream_start(seed, layout, PLAY_STREAM),
                                                  stream_start(seed, layout, WORLD_STREAM), memo, memo_n, play, search)
                     values_out[i, k] = value if caller & 1 == 0 else -value

@@ -94,7 +94,7 @@ def match_after_deal(total0, total1, target, carried, outcome, declarer, score0,
 
 
 @njit(cache=True, parallel=True, nogil=True)
-def play_matches(seed, match_ids, cap, chunk_size, target, family, flags, bidders, bid_ints, bid_weights, policies,
+def play_matches(seed, match_ids, cap, chunk_size, target, family, flags, bidders, bid_ints, bid_weights, players,
                  worlds, record,
                  match_out, small_out, hands_out, points_out, totals_out, calls_out, play_seat_out, play_card_out,
                  n_workers, search, auction_out, stop):
@@ -118,7 +118,7 @@ def play_matches(seed, match_ids, cap, chunk_size, target, family, flags, bidder
     counter = np.zeros(1, dtype=np.int64)
     for _worker in prange(workers(n_workers, n_chunks)):  # each thread takes chunks as it becomes free (core/work.py)
         pack, hands, hands5, auction_state = deal_scratch()
-        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds, search)
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(players, worlds, search)
         chunk = next_chunk(counter)
         while chunk < n_chunks:
             for i in range(chunk * chunk_size, min(n, (chunk + 1) * chunk_size)):
@@ -138,7 +138,7 @@ def play_matches(seed, match_ids, cap, chunk_size, target, family, flags, bidder
                     seats = play_seat_out[slot] if record else no_record
                     cards = play_card_out[slot] if record else no_record
                     contract, declarer, multiplier, n_calls, r = auction_and_play(
-                        seed, deal_id, dealer, pack, family, flags, bidders, bid_ints, bid_weights, policies, hands5,
+                        seed, deal_id, dealer, pack, family, flags, bidders, bid_ints, bid_weights, players, hands5,
                         hands, auction_state, calls_out[slot], belot_open, view, record, seats, cards, ctx, tt, scratch,
                         search, bidder_score(total0, match_target), bidder_score(total1, match_target))
                     total0, total1, match_target, carried, winner = match_after_deal(

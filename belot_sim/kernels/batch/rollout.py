@@ -16,7 +16,7 @@ from ..core.dealing import deal_pack, hands_from_pack
 from ..core.rng import CONTRACT_STREAM, PLAY_STREAM, WORLD_STREAM, below, stream_start
 from ..core.work import next_chunk, workers
 from ..play_loop import play_deal, play_scratch
-from ..policies.scratch import start_deal
+from ..players.scratch import start_deal
 from .deal import auction_and_play, deal_scratch, store_auction, store_result
 
 CHUNK = 512  # deals a worker takes at a time (core/work.py)
@@ -38,7 +38,7 @@ def slow_bidders(bidders):
 
 @njit(cache=True, parallel=True, nogil=True)
 def rollout(seed, start, first, n, contracts, random_contract, n_contracts, fixed_declarer, multiplier, family, flags,
-            policies, worlds, record, bidders, bid_ints, bid_weights, small_out, hands_out, points_out, play_seat_out,
+            players, worlds, record, bidders, bid_ints, bid_weights, small_out, hands_out, points_out, play_seat_out,
             play_card_out, calls_out, n_workers, search, auction_out):
     """Play deals ``start + first .. start + n - 1`` into columns ``first .. n - 1`` of column-major
     outputs (of at least ``n`` columns: a run in blocks fills one set of outputs).
@@ -73,7 +73,7 @@ def rollout(seed, start, first, n, contracts, random_contract, n_contracts, fixe
     for _worker in prange(workers(n_workers, n_chunks)):  # each thread takes chunks as it becomes free (core/work.py)
         pack, hands, hands5, auction_state = deal_scratch()
         no_calls = np.empty(MAX_CALLS, dtype=np.int8)
-        belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, worlds, search)
+        belot_open, view, no_record, ctx, tt, scratch = play_scratch(players, worlds, search)
         chunk = next_chunk(counter)
         while chunk < n_chunks:
             for i in range(first + chunk * chunk_size, min(n, first + (chunk + 1) * chunk_size)):
@@ -97,12 +97,12 @@ def rollout(seed, start, first, n, contracts, random_contract, n_contracts, fixe
                         hands_out[s, i] = hands[s]
                     if searching:
                         start_deal(scratch, stream_start(seed, deal_id, WORLD_STREAM))
-                    r = play_deal(hands, dealer, contract, declarer, multiplier, family, flags, policies,
+                    r = play_deal(hands, dealer, contract, declarer, multiplier, family, flags, players,
                                   stream_start(seed, deal_id, PLAY_STREAM), belot_open, view, record, seats, cards, ctx,
                                   tt, scratch, search)
                 else:
                     contract, declarer, deal_multiplier, n_calls, r = auction_and_play(
-                        seed, deal_id, dealer, pack, family, flags, bidders, bid_ints, bid_weights, policies, hands5,
+                        seed, deal_id, dealer, pack, family, flags, bidders, bid_ints, bid_weights, players, hands5,
                         hands, auction_state, calls_out[i] if len(calls_out) else no_calls, belot_open, view, record,
                         seats, cards, ctx, tt, scratch, search, 0, 0)
                     for s in range(4):

@@ -64,7 +64,7 @@ def mc_call(legal, r32, hand5, seat, state, family, turned_card, ints, weights):
         return base
     samples = ints[BI_MC_SAMPLES]
     max_tries = samples * ints[BI_MC_TRIES]
-    policies = np.full(4, ints[BI_MC_PLAYER], dtype=np.int64)
+    players = np.full(4, ints[BI_MC_PLAYER], dtype=np.int64)
     dealer = state[A_DEALER]
     n_calls = state[A_N_CALLS]
     calls = state[A_CALLS:A_CALLS + n_calls]
@@ -82,7 +82,7 @@ def mc_call(legal, r32, hand5, seat, state, family, turned_card, ints, weights):
     value = np.zeros(N_CODES, dtype=np.int64)
     gain = np.zeros(N_CODES, dtype=np.float64)
     gain_sq = np.zeros(N_CODES, dtype=np.float64)
-    belot_open, view, no_record, ctx, tt, scratch = play_scratch(policies, 1, None)
+    belot_open, view, no_record, ctx, tt, scratch = play_scratch(players, 1, None)
     rng = stream_start(r32, seat * 64 + n_calls, MC_STREAM)
     kept = 0
     tries = 0
@@ -121,7 +121,7 @@ def mc_call(legal, r32, hand5, seat, state, family, turned_card, ints, weights):
                 for s in range(4):
                     played[s] = hands[s]
                 scratch[S_TURNED_CARD] = turned_card  # the classic turned card is shown in play (-1: none)
-                r = play_deal(played, dealer, contract, declarer, multiplier, family, flags, policies, play_seed,
+                r = play_deal(played, dealer, contract, declarer, multiplier, family, flags, players, play_seed,
                               belot_open, view, False, no_record, no_record, ctx, tt, scratch, None)
                 v = r[R_SCORE0] - r[R_SCORE1] if seat & 1 == 0 else r[R_SCORE1] - r[R_SCORE0]
                 if memo_n < MEMO:

@@ -12,8 +12,8 @@ the kernels import (Numba reads module-level integers as compile-time constants)
 layout                     prefix    array
 =========================  ========  =====================================================================
 :data:`AUCTION`            ``A_``    an auction in progress (:mod:`.auction_rules`)
-:data:`VIEW`               ``V_``    the public view of a deal (:mod:`belot_sim.kernels.policies.view`)
-:data:`HISTORY`            ``H_``    a deal's record up to one decision (:mod:`belot_sim.kernels.policies.position`)
+:data:`VIEW`               ``V_``    the public view of a deal (:mod:`belot_sim.kernels.players.view`)
+:data:`HISTORY`            ``H_``    a deal's record up to one decision (:mod:`belot_sim.kernels.players.position`)
 :data:`SCRATCH`            ``S_``    the searching players' per-thread work space
 :data:`SOLVER_CTX`         ``C_``    the double-dummy solver's per-solve context
 :data:`BIDDER_INTS`        ``BI_``   integer bidder parameters (sample counts, player codes, rule flags)
@@ -24,7 +24,7 @@ layout                     prefix    array
 :data:`MATCH_OUT`          ``M_``    rows of a match batch's per-match outputs (``int64[rows, n]``)
 :data:`MATCH_TOTALS`       ``MT_``   rows of a match batch's running totals (``int32[rows, deals]``)
 :data:`PLAYED_DEAL`        ``R_``    positions in the tuple :func:`belot_sim.kernels.play_loop.play_deal` returns
-:data:`OBSERVATION`        ``O_``    what a seat knows as 0/1 inputs (:mod:`belot_sim.kernels.policies.encoding`)
+:data:`OBSERVATION`        ``O_``    what a seat knows as 0/1 inputs (:mod:`belot_sim.kernels.players.encoding`)
 :data:`CALL_OBSERVATION`   ``B_``    what a seat knows when it calls, as 0/1 inputs (:mod:`..bid_models.neural_bidder`)
 =========================  ========  =====================================================================
 """
@@ -220,7 +220,7 @@ MAX_GEN = (1 << 23) - 1
 
 BIDDER_INTS = Layout("BI_", np.int64, "integer bidder parameters", (
     ("MC_SAMPLES", 1, "mc: layouts consistent with the auction per call", 32),
-    ("MC_PLAYER", 1, "mc: policy code that plays the layouts (random/easy/normal/hard)", 3),
+    ("MC_PLAYER", 1, "mc: player code that plays the layouts (random/easy/normal/hard)", 3),
     ("MC_TRIES", 1, "mc: layouts drawn per wanted layout before it gives up on the rest", 40),
     ("FLAGS", 1, "the deal's rule options (kernels/core/rule_flags.py), for mc's playouts", 0b100110),
 ))
@@ -334,7 +334,7 @@ SCRATCH = Layout("S_", np.int64, "search scratch", (
     ("DROPPED", 1, "pimc: the choices its last decision eliminated (statistics)"),
     ("NODES", 1, "pimc: solver nodes its last decision searched (statistics)"),
     ("SEARCHES", 1, "pimc: card values its last decision asked the solver for, over its layouts (statistics)"),
-    # What an expert reads of the auction (policies/inference.py); filled per deal by the caller.
+    # What an expert reads of the auction (players/inference.py); filled per deal by the caller.
     ("N_CALLS", 1, "expert: calls of the deal's auction (0: no auction, nothing to infer)"),
     ("CALLS", MAX_AUCTION_CALLS, "expert: the auction's call codes, in order"),
     ("AUCTION_DEALER", 1, "expert: the dealer of the auction"),
@@ -346,7 +346,7 @@ SCRATCH = Layout("S_", np.int64, "search scratch", (
     ("AUCTION_WORK", AUCTION.size, "expert: the auction replayed for a layout"),
     ("FIRST_TRY", 4, "expert: the 5-card hands of the layout being checked"),
     ("INFERRED", 1, "expert: layouts of its last decision that replayed the auction (statistics)"),
-    # The card-ownership model's odds (policies/owners.py), filled once per decision of a model search.
+    # The card-ownership model's odds (players/owners.py), filled once per decision of a model search.
     ("ODDS", 4 * 32, "model layouts: per card and seat (4 * card + seat), the model's odds that the seat holds it"),
 ))
 

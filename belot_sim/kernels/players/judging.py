@@ -1,6 +1,6 @@
-"""Choose a card for a seat by its policy code (see ``POLICY_CODES``).
+"""Choose a card for a seat by its player code (see ``PLAYER_CODES``).
 
-Every policy sees only: its legal cards, its own hand, its seat, the public view
+Every player sees only: its legal cards, its own hand, its seat, the public view
 (:mod:`.view`) and one uniform random 32-bit value for this decision.  The searching players
 (``dd``: :mod:`.dd_player`, ``pimc``: :mod:`.pimc`) are reached through :mod:`.decide` (the dispatch of every player,
 :func:`.decide.decide_card`), which hands them the solver's work space (and, for the
@@ -18,7 +18,7 @@ from .judge import judged_card
 from .neural import neural_card
 from .tactics import cheapest
 
-#: Policy codes; the searching players (DD and above) are reached through the play loop's ``search_card``.
+#: Player codes; the searching players (DD and above) are reached through the play loop's ``search_card``.
 RANDOM, EASY, NORMAL, HARD, NEURAL, DD, PIMC, PIMC_EXACT, EXPERT, HYBRID = 0, 1, 2, 3, 4, 5, 6, 7, 8, 9
 
 
@@ -29,13 +29,13 @@ def random_card(legal, r32):
 
 
 @njit(cache=True)
-def choose_card(policy, legal, r32, hand, seat, view, family):
+def choose_card(player, legal, r32, hand, seat, view, family):
     """The card the seat to move plays.  ``r32`` is this decision's uniform 32-bit random
     value (from the deal's play stream); ``view`` is the public view of the deal."""
-    if policy == RANDOM:
+    if player == RANDOM:
         return random_card(legal, r32)
-    if policy == EASY:
+    if player == EASY:
         return cheapest(legal, view[V_CONTRACT], family)  # the weakest legal card
-    if policy == NEURAL:
+    if player == NEURAL:
         return neural_card(legal, hand, seat, view)
-    return judged_card(legal, hand, seat, view, family, policy == HARD)
+    return judged_card(legal, hand, seat, view, family, player == HARD)

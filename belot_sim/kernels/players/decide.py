@@ -1,13 +1,13 @@
-"""One decision of any player, by its policy code: the dispatch the play loop and the bots share.
+"""One decision of any player, by its player code: the dispatch the play loop and the bots share.
 
-:func:`decide_card` maps a policy code to the code that chooses the card: the judging players
+:func:`decide_card` maps a player code to the code that chooses the card: the judging players
 (codes below ``DD``) through :func:`.judging.choose_card`, the searching ones through
 :func:`search_card`, an overload that imports :mod:`.dd_player` only when a kernel with a searching
 player is typed (plain simulations never compile the solver).  The bots call :func:`decide_card`; the
 play loop calls its two halves directly, after its inline ``random`` fast path — measured, calling
 :func:`decide_card` from the loop (inlined or not) cost 10-14 % of ``hard`` play, its five array
 arguments being reference-counted at every decision.  A player added to :mod:`.judging` (and
-:data:`belot_sim.engine.registry.POLICY_CODES`), or a searching player added to :func:`search_card`, plays
+:data:`belot_sim.engine.registry.PLAYER_CODES`), or a searching player added to :func:`search_card`, plays
 in ``simulate``, in the batch kernels and in :class:`belot_sim.Bot` alike.
 """
 
@@ -20,7 +20,7 @@ from numba.extending import overload
 from .judging import DD, EXPERT, HYBRID, PIMC_EXACT, choose_card
 
 
-def search_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
+def search_card(player, legal, r32, hands, seat, view, family, ctx, tt, scratch):
     """The card of a searching player (``dd``, ``pimc``, ``pimc-exact``, ``expert``, ``hybrid``); callable from
     kernels only."""
     raise NotImplementedError("search_card is compiled into the kernels (see _search_card_impl)")
@@ -40,29 +40,29 @@ def searching_players():
 
 
 @overload(search_card)
-def _search_card_impl(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
+def _search_card_impl(player, legal, r32, hands, seat, view, family, ctx, tt, scratch):
     # Imported here, when a kernel with a searching player is typed: plain simulations never load
     # the searching players (nor, through search_token, the compiled search).
     from .dd_player import dd_card, pimc_card, pimc_exact_card
     from .hybrid import hybrid_card
     from .pimc import MODEL_AUCTION_LAYOUTS, NO_BUDGET, UNIFORM_LAYOUTS
 
-    def impl(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch):
-        if policy == DD:  # perfect information: reads every hand
+    def impl(player, legal, r32, hands, seat, view, family, ctx, tt, scratch):
+        if player == DD:  # perfect information: reads every hand
             return dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch)
-        if policy == PIMC_EXACT:
+        if player == PIMC_EXACT:
             return pimc_exact_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
-        if policy == HYBRID:
+        if player == HYBRID:
             return hybrid_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch)
-        sampler = MODEL_AUCTION_LAYOUTS if policy == EXPERT else UNIFORM_LAYOUTS
+        sampler = MODEL_AUCTION_LAYOUTS if player == EXPERT else UNIFORM_LAYOUTS
         return pimc_card(legal, r32, hands[seat], seat, view, family, ctx, tt, scratch, sampler, np.int64(NO_BUDGET))
 
     return impl
 
 
 @njit(cache=True)
-def decide_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch, search):
-    """The card the seat to move plays under policy ``policy``.
+def decide_card(player, legal, r32, hands, seat, view, family, ctx, tt, scratch, search):
+    """The card ``player`` (a player code) plays for the seat to move.
 
     ``legal``: its legal cards; ``r32``: this decision's uniform 32-bit value; ``hands``: int64[4]
     holding the seat's own hand at ``hands[seat]`` (only ``dd`` reads the other entries); ``view``:
@@ -71,8 +71,8 @@ def decide_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch,
     player can be asked (Numba prunes that branch and never compiles the solver; a searching code
     then returns -1), else any array.
     """
-    if policy >= DD:
+    if player >= DD:
         if search is None:  # pruned by Numba: the solver is not compiled
             return -1
-        return search_card(policy, legal, r32, hands, seat, view, family, ctx, tt, scratch)
-    return choose_card(policy, legal, r32, hands[seat], seat, view, family)
+        return search_card(player, legal, r32, hands, seat, view, family, ctx, tt, scratch)
+    return choose_card(player, legal, r32, hands[seat], seat, view, family)

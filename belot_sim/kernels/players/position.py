@@ -127,8 +127,8 @@ def start_streams(record, view, hand, seat, scratch):
 
 
 @njit(cache=True)
-def bot_card(policy, record, view, ctx, tt, scratch, search):
-    """The card ``policy`` plays for the seat to move at the position ``record`` (module docstring).
+def bot_card(player, record, view, ctx, tt, scratch, search):
+    """The card ``player`` plays for the seat to move at the position ``record`` (module docstring).
 
     ``view`` is work space (it holds the position's public view afterwards); ``ctx``/``tt``/
     ``scratch``/``search`` as :func:`belot_sim.kernels.play_loop.play_scratch` allocates them.
@@ -138,4 +138,4 @@ def bot_card(policy, record, view, ctx, tt, scratch, search):
     hands = seen_hands(record, view, seat)
     legal = legal_now(hands[seat], seat, view)
     r32 = start_streams(record, view, hands[seat], seat, scratch)
-    return decide_card(policy, legal, r32, hands, seat, view, record[H_FAMILY], ctx, tt, scratch, search)
+    return decide_card(player, legal, r32, hands, seat, view, record[H_FAMILY], ctx, tt, scratch, search)

@@ -1,6 +1,6 @@
 """A whole deal with every seat double-dummy, from one minimax solve instead of card-by-card play.
 
-When every seat plays ``dd`` (:func:`belot_sim.kernels.policies.dd_player.dd_card`), each seat keeps its own
+When every seat plays ``dd`` (:func:`belot_sim.kernels.players.dd_player.dd_card`), each seat keeps its own
 team's exact value.  In a suit contract or NT, and in AT when nobody holds a K-Q pair, a team's
 objective is its trick points (plus a valat), one team's gain is the other's loss, and the deal
 ends at the minimax value of the first solve: the trick points, the valat and (not depending on

@@ -1,7 +1,7 @@
 """The public view of a deal: what every seat may know, kept in one small int64 array.
 
-The play loop updates it after each card; policies read it together with their own hand.
-Nothing here holds another seat's hidden cards, so a policy cannot peek:
+The play loop updates it after each card; players read it together with their own hand.
+Nothing here holds another seat's hidden cards, so a player cannot peek:
 
 * cards played so far (all, and per seat), the trick in progress and who is winning it;
 * the dealer, the contract, its declarer and multiplier, and the rule options;
