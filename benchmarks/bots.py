@@ -27,7 +27,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), ".."))
 
 import belot_sim as bs  # noqa: E402
 from belot_sim import reference as ref  # noqa: E402
-from belot_sim.kernels.core.layouts import S_NODES, S_SEARCHES, S_SOLVED  # noqa: E402
+from belot_sim.kernels.core.layouts import SP_NODES, SP_SEARCHES, SP_SOLVED  # noqa: E402
 from belot_sim.cli.common import positive_int  # noqa: E402
 from report import Tee, environment, record  # noqa: E402
 
@@ -69,11 +69,11 @@ def timed(ask, states) -> np.ndarray:
 
 def search_work(bot: bs.Bot, states) -> np.ndarray:
     """Per ``pimc`` decision: the solver nodes it searched, the card values it asked the solver for and
-    the layouts it used (its statistics slots ``S_NODES``, ``S_SEARCHES``, ``S_SOLVED``), one row each."""
+    the layouts it used (its statistics slots ``SP_NODES``, ``SP_SEARCHES``, ``SP_SOLVED``), one row each."""
     out = []
     for state in states:
         bot.play(state)
-        out.append([int(bot._scratch[slot]) for slot in (S_NODES, S_SEARCHES, S_SOLVED)])
+        out.append([int(bot._scratch[slot]) for slot in (SP_NODES, SP_SEARCHES, SP_SOLVED)])
     return np.array(out)
 
 

@@ -28,7 +28,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "tests"))
 
 import belot_sim as bs  # noqa: E402
 from helpers import random_deal  # noqa: E402
-from belot_sim.kernels.core.layouts import S_NODES  # noqa: E402
+from belot_sim.kernels.core.layouts import SP_NODES  # noqa: E402
 from belot_sim.kernels.players.hybrid import NODE_BUDGET, SEARCH_FROM_TRICK  # noqa: E402
 from report import Tee, environment, record, timed  # noqa: E402
 
@@ -72,7 +72,7 @@ def decision_times(out, n_deals: int) -> None:
                         if not state.plays:
                             times[name]["lead"].append(seconds)
                 if deal and state.trick_number >= SEARCH_FROM_TRICK:
-                    nodes.append(int(bots["hybrid"]._scratch[S_NODES]))
+                    nodes.append(int(bots["hybrid"]._scratch[SP_NODES]))
             state.play(hard.play(state))
     out(f"\none decision with a choice through Bot.play, one thread, {len(times['pimc']['all'])} decisions of "
         f"{n_deals} deals played by hard (random contracts, 20 layouts), milliseconds")

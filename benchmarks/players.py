@@ -33,7 +33,7 @@ from baseline import load_baseline  # noqa: E402
 from helpers import fresh_view, play_card, random_deal  # noqa: E402
 from report import Tee, environment, record, timed  # noqa: E402
 
-from belot_sim.kernels.core.layouts import S_SIZE, S_WORLD_RNG, S_WORLDS  # noqa: E402
+from belot_sim.kernels.core.layouts import SCRATCH_SIZE, SP_WORLDS, SW_RNG  # noqa: E402
 from belot_sim.kernels.solver.api import new_ctx  # noqa: E402
 from belot_sim.kernels.players.judging import choose_card  # noqa: E402
 from belot_sim.kernels.players.dd_player import pimc_card, pimc_exact_card  # noqa: E402
@@ -79,9 +79,9 @@ def decision_times(out, n_deals: int = 30) -> None:
     """Median time of one decision from Python, on positions of deals played by ``hard``."""
     ctx = new_ctx(2)
     tt = np.zeros(2 << 16, dtype=np.int64)
-    scratch = np.zeros(S_SIZE, dtype=np.int64)
-    scratch[S_WORLDS] = 20
-    scratch[S_WORLD_RNG] = 7
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    scratch[SP_WORLDS] = 20
+    scratch[SW_RNG] = 7
     kernels = {"pimc": lambda *args: pimc_card(*args, UNIFORM_LAYOUTS, NO_BUDGET), "pimc-exact": pimc_exact_card,
                "hybrid": hybrid_card}
     times = {name: [] for name in ("hard", *kernels)}

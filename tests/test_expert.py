@@ -18,8 +18,8 @@ import belot_sim as bs
 from belot_sim import reference as ref
 from belot_sim.kernels.core.auction_rules import CALL_OF_NAME
 from belot_sim.positions.bots import fill_record, new_record, turned_card_of
-from belot_sim.kernels.core.layouts import (S_FIRST_TRY, S_HANDS, S_INFERRED, S_SIZE, S_TURNED_CARD, S_WORLD_RNG,
-                                            S_WORLDS, V_KNOWN, V_SIZE)
+from belot_sim.kernels.core.layouts import (SCRATCH_SIZE, SP_WORLDS, SS_TURNED_CARD, SW_HANDS, SW_RNG, SX_FIRST_TRY,
+                                            SX_INFERRED, V_KNOWN, V_SIZE)
 from belot_sim.kernels.core.rule_flags import flags_of
 from belot_sim.kernels.players.position import public_view
 from belot_sim.kernels.core.tables import TRUMPS
@@ -46,12 +46,12 @@ def auctioned(seed: int, rules=bs.BULGARIAN) -> ref.FullDealState | None:
 
 def expert_scratch(state: ref.FullDealState, seat: int, stream: int) -> np.ndarray:
     """A scratch holding what ``seat`` knows of the auction (its own first 5 cards only)."""
-    scratch = np.zeros(S_SIZE, dtype=np.int64)
-    scratch[S_WORLD_RNG] = stream
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    scratch[SW_RNG] = stream
     codes = np.array([CALL_OF_NAME[c] for _, c in state.auction.calls], dtype=np.int64)
     hands5 = np.zeros(4, dtype=np.int64)
     hands5[seat] = state.first_hands[seat]
-    scratch[S_TURNED_CARD] = -1 if state.auction.turned is None else state.auction.turned  # the deal's (start_deal)
+    scratch[SS_TURNED_CARD] = -1 if state.auction.turned is None else state.auction.turned  # the deal's (start_deal)
     start_auction(scratch, codes, len(codes), state.dealer, flags_of(state.rules),
                   np.full(4, BIDDER_CODES["heuristic"], dtype=np.int64), hands5, WEIGHTS)
     return scratch
@@ -71,8 +71,8 @@ def test_without_an_auction_expert_is_pimcs_rule_on_model_layouts():
             continue
         cards = []
         for kernel in ("expert", "model"):
-            scratch = np.zeros(S_SIZE, dtype=np.int64)  # no calls: S_N_CALLS is 0
-            scratch[S_WORLD_RNG], scratch[S_WORLDS] = i, 6
+            scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)  # no calls: SX_N_CALLS is 0
+            scratch[SW_RNG], scratch[SP_WORLDS] = i, 6
             hands = np.zeros(4, dtype=np.int64)
             hands[seat] = state.hands[seat]
             args = (legal, np.uint64(i), hands if kernel == "expert" else hands[seat], seat, view, 0, ctx, tt, scratch)
@@ -100,8 +100,8 @@ def test_the_layouts_replay_the_auction_through_the_bots_calls(rules):
         for _ in range(3):
             if not sample_inferred_layout(view, seat, np.int64(state.play_state.hands[seat]), classic, scratch, False):
                 continue
-            first = [int(x) for x in scratch[S_FIRST_TRY:S_FIRST_TRY + 4]]
-            held = [int(x) for x in scratch[S_HANDS:S_HANDS + 4]]
+            first = [int(x) for x in scratch[SX_FIRST_TRY:SX_FIRST_TRY + 4]]
+            held = [int(x) for x in scratch[SW_HANDS:SW_HANDS + 4]]
             assert first[seat] == state.first_hands[seat]
             if classic:
                 assert held[taker] >> turned & 1 and not any(f >> turned & 1 for f in first)
@@ -141,12 +141,12 @@ def test_in_classic_every_sampled_layout_gives_the_turned_card_to_the_declarer()
             seat = public_view(record, view)
             assert view[V_KNOWN + deal.declarer] >> turned & 1
             if seat != deal.declarer:
-                scratch = np.zeros(S_SIZE, dtype=np.int64)
-                scratch[S_WORLD_RNG] = 1000 * seed + k
+                scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+                scratch[SW_RNG] = 1000 * seed + k
                 for _ in range(5):
                     sample_layout(view, seat, np.int64(deal.hands[seat]), scratch)
                     still_held = turned not in [c for _, c in deal.plays]
-                    assert (int(scratch[S_HANDS + deal.declarer]) >> turned & 1) == still_held
+                    assert (int(scratch[SW_HANDS + deal.declarer]) >> turned & 1) == still_held
                     checked += 1
             state.play(hard.play(state))
     assert checked > 500
@@ -163,9 +163,9 @@ def test_an_expert_bot_without_a_deal_id_replays_a_classic_auction():
         if state is None:
             continue
         bot.play(state)
-        assert bot._scratch[S_TURNED_CARD] == state.auction.turned
+        assert bot._scratch[SS_TURNED_CARD] == state.auction.turned
         positions += 1
-        replayed += bot._scratch[S_INFERRED] > 0
+        replayed += bot._scratch[SX_INFERRED] > 0
     assert positions >= 6 and replayed >= positions // 2
 
 
@@ -190,7 +190,7 @@ def test_the_declarers_trumps_are_nearer_the_truth_than_pimcs():
                     sample_inferred_layout(view, seat, np.int64(play.hands[seat]), 0, scratch, False)
                 else:
                     sample_layout(view, seat, np.int64(play.hands[seat]), scratch)
-                errors[name].append(abs(bin(int(scratch[S_HANDS + declarer]) & trumps).count("1") - truth))
+                errors[name].append(abs(bin(int(scratch[SW_HANDS + declarer]) & trumps).count("1") - truth))
     expert, pimc = np.mean(errors["expert"]), np.mean(errors["pimc"])
     assert len(errors["pimc"]) > 1000 and expert < 0.8 * pimc, (expert, pimc)
 

@@ -26,7 +26,7 @@ import torch
 import belot_sim as bs
 from belot_sim.game.cards import iter_cards, popcount
 from belot_sim.kernels.core import layouts as L
-from belot_sim.kernels.core.layouts import S_HANDS, S_NODES, S_ODDS, S_SIZE, S_SOLVED, S_WORLD_RNG, S_WORLDS
+from belot_sim.kernels.core.layouts import SCRATCH_SIZE, SP_NODES, SP_SOLVED, SP_WORLDS, SW_HANDS, SW_ODDS, SW_RNG
 from belot_sim.kernels.core.tables import NT
 from belot_sim.kernels.players import hybrid, owners
 from belot_sim.kernels.players.encoding import swap_card
@@ -60,9 +60,9 @@ def positions(seed: int, n: int, rules=bs.BULGARIAN, tricks=(0, 8)):
 
 
 def scratch_for(stream: int, worlds: int = 8) -> np.ndarray:
-    s = np.zeros(S_SIZE, dtype=np.int64)
-    s[S_WORLDS] = worlds
-    s[S_WORLD_RNG] = stream
+    s = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    s[SP_WORLDS] = worlds
+    s[SW_RNG] = stream
     return s
 
 
@@ -128,10 +128,10 @@ def test_a_search_stops_drawing_layouts_past_its_node_budget():
     checked = 0
     for i, (state, view) in enumerate(positions(8, 60, tricks=(0, 2))):
         _, unbounded = call(pimc_card, state, view, i, UNIFORM_LAYOUTS, NO_BUDGET)
-        if unbounded[S_SOLVED] < 2:
+        if unbounded[SP_SOLVED] < 2:
             continue  # elimination settled after one layout: nothing to bound
         _, bounded = call(pimc_card, state, view, i, UNIFORM_LAYOUTS, 0)
-        assert bounded[S_SOLVED] == 1 and 0 < bounded[S_NODES] < unbounded[S_NODES]
+        assert bounded[SP_SOLVED] == 1 and 0 < bounded[SP_NODES] < unbounded[SP_NODES]
         checked += 1
     assert checked > 10
 
@@ -198,12 +198,12 @@ def test_probabilities_do_not_depend_on_hidden_cards():
 def _frequencies(state, view, odds, samples=3000):
     me = state.to_move
     scratch = scratch_for(3)
-    scratch[S_ODDS:S_ODDS + 128] = odds
+    scratch[SW_ODDS:SW_ODDS + 128] = odds
     counts = np.zeros((32, 4))
     for _ in range(samples):
         owners.sample_model_layout(view, me, np.int64(state.hands[me]), scratch)
         for s in range(4):
-            for c in iter_cards(int(scratch[S_HANDS + s])):
+            for c in iter_cards(int(scratch[SW_HANDS + s])):
                 counts[c, s] += 1
     return counts / samples
 

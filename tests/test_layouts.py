@@ -3,6 +3,7 @@ as the constants the kernels import, and the arrays the kernels allocate sized f
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import numpy as np
@@ -17,8 +18,8 @@ from belot_sim.kernels.players.view import new_view
 def test_slots_are_distinct_and_in_bounds(layout):
     covered = np.zeros(layout.size, dtype=np.int64)
     for slot in layout.slots:
-        assert slot.size > 0 and 0 <= slot.offset and slot.end <= layout.size, slot
-        covered[slot.offset:slot.end] += 1
+        assert slot.size > 0 and layout.start <= slot.offset and slot.end <= layout.end, slot
+        covered[slot.offset - layout.start:slot.end - layout.start] += 1
     assert (covered == 1).all(), f"{layout.title}: slots overlap or leave gaps"
     assert len({s.name for s in layout.slots}) == len(layout.slots)
 
@@ -71,3 +72,34 @@ def test_the_explicit_constants_are_the_ones_the_tables_generate():
     for layout in L.LAYOUTS:
         for name, value in layout.constants().items():
             assert getattr(L, name) == value, name
+
+
+def test_the_scratch_sections_tile_one_array():
+    ends = [0] + [section.end for section in L.SCRATCH]
+    assert [section.start for section in L.SCRATCH] == ends[:-1]
+    assert L.SCRATCH_SIZE == ends[-1] == sum(section.size for section in L.SCRATCH)
+
+
+#: The package's modules that may use each section of ``scratch`` (by its prefix): the owner named in the
+#: section's title, and the callers that fill or read it.  A new user is declared here, on purpose.
+SCRATCH_USERS = {
+    "SS_": {"kernels/players/scratch.py", "kernels/players/position.py", "kernels/players/inference.py",
+            "kernels/play_loop.py", "kernels/bidding/mc.py", "kernels/batch/deal.py", "kernels/batch/endings.py",
+            "kernels/batch/estimate.py"},
+    "SD_": {"kernels/players/dd_player.py", "kernels/players/scratch.py", "kernels/players/position.py"},
+    "SW_": {"kernels/players/sampling.py", "kernels/players/worlds.py", "kernels/players/owners.py",
+            "kernels/players/inference.py", "kernels/players/pimc.py", "kernels/players/scratch.py",
+            "positions/bots.py", "training/ownership.py"},
+    "SP_": {"kernels/players/pimc.py", "kernels/play_loop.py"},
+    "SX_": {"kernels/players/inference.py", "kernels/players/pimc.py", "positions/bots.py"},
+}
+
+
+@pytest.mark.parametrize("prefix", sorted(SCRATCH_USERS))
+def test_each_scratch_section_is_used_by_its_owner_and_declared_callers_only(prefix):
+    assert {section.prefix for section in L.SCRATCH} == set(SCRATCH_USERS)
+    package = Path(L.__file__).parents[2]
+    name = re.compile(rf"\b{prefix}[A-Z]")
+    users = {path.relative_to(package).as_posix() for path in package.rglob("*.py")
+             if path.name != "layouts.py" and name.search(path.read_text())}
+    assert users == SCRATCH_USERS[prefix]

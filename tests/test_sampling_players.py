@@ -11,7 +11,7 @@ from helpers import fresh_view, play_card, random_deal, relayout, replay_and_com
 
 import belot_sim as bs
 from belot_sim import reference as ref
-from belot_sim.kernels.core.layouts import S_DROPPED, S_GEN, S_SIZE, S_SOLVED, S_WORLD_RNG, S_WORLDS
+from belot_sim.kernels.core.layouts import SCRATCH_SIZE, SP_DROPPED, SP_SOLVED, SP_WORLDS, SS_GEN, SW_RNG
 from belot_sim.kernels.players.judging import choose_card
 from belot_sim.kernels.players.pimc import (EXACT_FROM_TRICK, MIN_WORLDS, NO_BUDGET, UNIFORM_LAYOUTS, pimc_card,
                                             pimc_exact_card)
@@ -33,10 +33,10 @@ STAMP = [0]
 
 
 def scratch(worlds: int, stream: int) -> np.ndarray:
-    out = np.zeros(S_SIZE, dtype=np.int64)
-    out[S_WORLDS] = worlds
-    out[S_WORLD_RNG] = stream
-    out[S_GEN] = STAMP[0]
+    out = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    out[SP_WORLDS] = worlds
+    out[SW_RNG] = stream
+    out[SS_GEN] = STAMP[0]
     return out
 
 
@@ -47,9 +47,9 @@ def decide(kernel, state, view, worlds=20, stream=5, r32=12345):
     s = scratch(worlds, stream)
     card = int(kernel(np.int64(state.legal_mask()), np.uint64(r32), np.int64(state.hands[seat]), seat, view,
                       1 if state.rules.is_classic else 0, CTX, TT, s))
-    STAMP[0] = int(s[S_GEN])
+    STAMP[0] = int(s[SS_GEN])
     assert state.legal_mask() >> card & 1
-    return card, int(s[S_DROPPED]), int(s[S_SOLVED])
+    return card, int(s[SP_DROPPED]), int(s[SP_SOLVED])
 
 
 def hard_positions(n_deals: int, seed: int, rules=bs.BULGARIAN, first_tricks: int = 3):

@@ -29,7 +29,7 @@ from belot_sim.kernels.core import layouts as L
 from belot_sim.kernels.players.pimc import pimc_card
 from belot_sim.kernels.players.owners import model_odds, sample_model_layout
 from belot_sim.kernels.players.sampling import sample_layout
-from belot_sim.kernels.core.layouts import S_HANDS, S_REJECTED, S_SIZE, S_WORLD_RNG
+from belot_sim.kernels.core.layouts import SCRATCH_SIZE, SW_HANDS, SW_REJECTED, SW_RNG
 from belot_sim.simulation.deals import simulate
 from helpers import (CallCounter, check_layout, fresh_view, play_card, random_deal, replay_and_compare,
                      without_compile_lines)
@@ -72,8 +72,8 @@ def test_pimc_kernel_has_no_argument_for_other_hands():
 
 
 def _scratch(seed: int) -> np.ndarray:
-    scratch = np.zeros(S_SIZE, dtype=np.int64)
-    scratch[S_WORLD_RNG] = seed
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    scratch[SW_RNG] = seed
     return scratch
 
 
@@ -99,7 +99,7 @@ def test_layouts_are_consistent_with_the_view(sample):
         scratch = _scratch(i)
         for _ in range(20):
             sample(view, me, np.int64(state.hands[me]), scratch)
-            check_layout([int(h) for h in scratch[S_HANDS:S_HANDS + 4]], state, view, me)
+            check_layout([int(h) for h in scratch[SW_HANDS:SW_HANDS + 4]], state, view, me)
 
 
 def test_constrained_fallback_finds_the_only_layout():
@@ -112,8 +112,8 @@ def test_constrained_fallback_finds_the_only_layout():
         view[L.V_EXCLUDED + s] = FULL & ~masks[s]
     scratch = _scratch(1)
     sample_layout(view, 0, masks[0], scratch)
-    assert scratch[S_REJECTED] == 1  # uniform tries cannot hit it
-    assert [int(h) for h in scratch[S_HANDS:S_HANDS + 4]] == masks
+    assert scratch[SW_REJECTED] == 1  # uniform tries cannot hit it
+    assert [int(h) for h in scratch[SW_HANDS:SW_HANDS + 4]] == masks
 
 
 def test_unconstrained_layouts_are_uniform():
@@ -128,7 +128,7 @@ def test_unconstrained_layouts_are_uniform():
         sample_layout(view, me, state.hands[me], scratch)
         for s in range(4):
             if s != me:
-                for c in iter_cards(int(scratch[S_HANDS + s])):
+                for c in iter_cards(int(scratch[SW_HANDS + s])):
                     counts[c, s] += 1
     unseen = [c for c in range(32) if not state.hands[me] >> c & 1]
     observed = counts[unseen][:, [s for s in range(4) if s != me]]

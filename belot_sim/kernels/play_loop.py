@@ -10,7 +10,7 @@ import numpy as np
 from numba import njit
 from numba.extending import overload
 
-from .core.layouts import C_SEARCH_FN, C_SIZE, S_SIZE, S_TURNED_CARD, S_WORLDS, V_SIZE
+from .core.layouts import C_SEARCH_FN, C_SIZE, SCRATCH_SIZE, SP_WORLDS, SS_TURNED_CARD, V_SIZE
 from .core.play import beats, belot_cards, legal_mask
 from .core.rng import halves, next_u64
 from .core.rule_flags import AT_OVERTAKE, DECLARATIONS, UNDERTRUMP
@@ -50,9 +50,9 @@ def play_scratch(players, worlds, search):
             ctx[k * C_SIZE + C_SEARCH_FN] = search[0]
             ctx[k * C_SIZE + C_SEARCH_FN + 1] = search[1]
     tt = np.zeros(2 << SEARCH_TT_BITS if search_players else 2, dtype=np.int64)
-    scratch = np.zeros(S_SIZE, dtype=np.int64)
-    scratch[S_WORLDS] = worlds
-    scratch[S_TURNED_CARD] = -1  # none until a deal with one starts (0 would be a card)
+    scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
+    scratch[SP_WORLDS] = worlds
+    scratch[SS_TURNED_CARD] = -1  # none until a deal with one starts (0 would be a card)
     return belot_open, view, no_record, ctx, tt, scratch
 
 
@@ -128,7 +128,7 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, play
         # the sampling players and neural also read what the declarations and belots showed
         needs_known = needs_known or players[seat] >= PIMC or players[seat] == NEURAL
     if needs_known:
-        show_turned(view, scratch[S_TURNED_CARD])
+        show_turned(view, scratch[SS_TURNED_CARD])
     belot0 = 0
     belot1 = 0
     points0 = 0

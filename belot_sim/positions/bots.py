@@ -53,8 +53,7 @@ from ..kernels.core.auction_rules import CALL_NAMES, CALL_OF_NAME
 from ..kernels.core.layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A_FAMILY, A_MULTIPLIER, A_N_CALLS,
                                     A_OVER, A_PASSES, A_ROUND, A_SCORE, A_SIZE, A_TO_MOVE, A_TURNED, A_VOID, H_CARDS,
                                     H_CONTRACT, H_DEALER, H_DEAL_ID, H_DECLARER, H_FAMILY, H_FLAGS, H_INITIAL,
-                                    H_MULTIPLIER, H_N_PLAYED, H_SEED, H_SEES_ALL, H_SIZE, H_TURNED, S_N_CALLS,
-                                    S_WORLD_RNG)
+                                    H_MULTIPLIER, H_N_PLAYED, H_SEED, H_SEES_ALL, H_SIZE, H_TURNED, SW_RNG, SX_N_CALLS)
 from ..kernels.core.rng import WORLD_STREAM, stream_start
 from ..kernels.core.rule_flags import flags_of
 from ..kernels.play_loop import play_scratch
@@ -231,7 +230,7 @@ class Bot:
         (``heuristic`` when it has none) with the bot's ``bidder_options``; a ``DealState`` has none."""
         full = deal_of(state)
         if not isinstance(full, FullDealState):
-            self._scratch[S_N_CALLS] = 0
+            self._scratch[SX_N_CALLS] = 0
             return
         a = full.auction
         codes = np.array([CALL_OF_NAME[call] for _, call in a.calls], dtype=np.int64)
@@ -248,8 +247,8 @@ class Bot:
             self._deal_id = deal_id
             start = stream_start(np.uint64(self.seed), deal_id, WORLD_STREAM)
             self._streams = {}
-            self._scratch[S_WORLD_RNG] = _int64(int(start))
-        self._scratch[S_WORLD_RNG] = self._streams.setdefault(n, int(self._scratch[S_WORLD_RNG]))
+            self._scratch[SW_RNG] = _int64(int(start))
+        self._scratch[SW_RNG] = self._streams.setdefault(n, int(self._scratch[SW_RNG]))
         return deal_id
 
     # --- bid ----------------------------------------------------------------------------------

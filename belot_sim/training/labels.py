@@ -19,7 +19,7 @@ from numba import njit, prange
 
 from ..kernels.core.bits import ctz, popcount
 from ..kernels.core.layouts import (C_SEARCH_FN, C_SIZE, H_CARDS, H_CONTRACT, H_DEALER, H_DECLARER, H_FAMILY, H_FLAGS,
-                                    H_INITIAL, H_MULTIPLIER, H_N_PLAYED, H_SIZE, H_TURNED, O_SIZE, S_SIZE,
+                                    H_INITIAL, H_MULTIPLIER, H_N_PLAYED, H_SIZE, H_TURNED, O_SIZE, SCRATCH_SIZE,
                                     V_AT_OVERTAKE_PARTNER, V_LEADER, V_PLAYED, V_POS, V_SIZE, V_TRICK_CARD,
                                     V_UNDERTRUMP_REQUIRED)
 from ..kernels.core.tables import NT
@@ -127,7 +127,7 @@ def label_deals(dealer, contract, declarer, multiplier, hands, cards, family, fl
         ctx[C_SEARCH_FN] = search[0]
         ctx[C_SEARCH_FN + 1] = search[1]
         tt = np.zeros(2 << TT_BITS, dtype=np.int64)
-        scratch = np.zeros(S_SIZE, dtype=np.int64)
+        scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
         view = np.zeros(V_SIZE, dtype=np.int64)
         obs = np.zeros(O_SIZE, dtype=np.int8)
         deal_hands = record[H_INITIAL:H_INITIAL + 4]  # the dealt hands, as each record is filled

@@ -28,7 +28,7 @@ from ..engine.bidder_options import bidder_params
 from ..engine.frames import CALL_LETTERS
 from ..kernels.bid_models.codes import HEURISTIC
 from ..kernels.core.bits import popcount
-from ..kernels.core.layouts import H_INITIAL, H_SIZE, MAX_AUCTION_CALLS, S_HANDS, S_SIZE, S_WORLD_RNG, V_SIZE
+from ..kernels.core.layouts import H_INITIAL, H_SIZE, MAX_AUCTION_CALLS, SCRATCH_SIZE, SW_HANDS, SW_RNG, V_SIZE
 from ..kernels.core.rng import WORLD_STREAM, stream_start
 from ..kernels.players.inference import start_auction
 from ..kernels.players.owners import may_hold, odds_of, probabilities_of
@@ -51,7 +51,7 @@ def _sampled(view, seat, hand, family, scratch, sampler, samples, pool, n, count
         for idx in range(n):
             card = pool[idx]
             for s in range(4):
-                if (scratch[S_HANDS + s] >> card) & 1:
+                if (scratch[SW_HANDS + s] >> card) & 1:
                     counts[4 * card + s] += 1
 
 
@@ -102,12 +102,12 @@ def owner_log_losses(dealer, contract, declarer, multiplier, hands, cards, famil
     for t in prange(n_threads):
         record = np.zeros(H_SIZE, dtype=np.int64)
         view = np.zeros(V_SIZE, dtype=np.int64)
-        scratch = np.zeros(S_SIZE, dtype=np.int64)
+        scratch = np.zeros(SCRATCH_SIZE, dtype=np.int64)
         deal_hands = record[H_INITIAL:H_INITIAL + 4]  # the dealt hands, as each record is filled
         for i in range(t * n // n_threads, (t + 1) * n // n_threads):
             fill_finished_record(record, dealer[i], contract[i], declarer[i], multiplier[i], family, flags, hands[i],
                                  cards[i])
-            scratch[S_WORLD_RNG] = np.int64(stream_start(np.uint64(seed), i, WORLD_STREAM))
+            scratch[SW_RNG] = np.int64(stream_start(np.uint64(seed), i, WORLD_STREAM))
             start_auction(scratch, calls[i], n_calls[i], dealer[i], flags, models, hands5[i], bid_weights)
             _deal_losses(record, deal_hands, family, samples, view, scratch, sums[t], hidden[t])
 

@@ -8,11 +8,11 @@ from numba import njit
 
 from ..bidding.auction_loop import run_auction_params
 from ..core.dealing import TURNED_CARD, auction_hands, classic_final_hands, hands_from_pack
-from ..core.layouts import (A_SIZE, AH_HAND, AH_TURNED, D_CALLS, D_CONTRACT, D_DEALER, D_DECLARER, D_MULTIPLIER,
-                            D_OUTCOME, D_VALAT, P_BELOT0, P_BELOT1, P_DECLARED0, P_DECLARED1, P_HANGING, P_RAW0,
-                            P_RAW1, P_SCORE0, P_SCORE1, P_TRICK_POINTS0, P_TRICK_POINTS1, R_BELOT0, R_BELOT1,
-                            R_DECLARED0, R_DECLARED1, R_HANGING, NO_TURNED_CARD, R_OUTCOME, R_RAW0, R_RAW1, R_SCORE0,
-                            R_SCORE1, R_TRICK_POINTS0, R_TRICK_POINTS1, R_VALAT, S_TURNED_CARD)
+from ..core.layouts import (AH_HAND, AH_TURNED, A_SIZE, D_CALLS, D_CONTRACT, D_DEALER, D_DECLARER, D_MULTIPLIER,
+                            D_OUTCOME, D_VALAT, NO_TURNED_CARD, P_BELOT0, P_BELOT1, P_DECLARED0, P_DECLARED1, P_HANGING,
+                            P_RAW0, P_RAW1, P_SCORE0, P_SCORE1, P_TRICK_POINTS0, P_TRICK_POINTS1, R_BELOT0, R_BELOT1,
+                            R_DECLARED0, R_DECLARED1, R_HANGING, R_OUTCOME, R_RAW0, R_RAW1, R_SCORE0, R_SCORE1,
+                            R_TRICK_POINTS0, R_TRICK_POINTS1, R_VALAT, SS_TURNED_CARD)
 from ..core.rng import AUCTION_STREAM, PLAY_STREAM, WORLD_STREAM, stream_start
 from ..core.rule_flags import ALL_NO_TRUMPS
 from ..core.scoring import VOID
@@ -95,7 +95,7 @@ def auction_and_play(seed, deal_id, dealer, pack, family, flags, bidders, bid_in
         classic_final_hands(pack, dealer, declarer, hands)
     else:
         hands_from_pack(pack, dealer, hands)
-    scratch[S_TURNED_CARD] = turned  # shown to the players who read it (sampling players, neural)
+    scratch[SS_TURNED_CARD] = turned  # shown to the players who read it (sampling players, neural)
     if search is not None:
         start_deal(scratch, stream_start(seed, deal_id, WORLD_STREAM), turned)
         start_auction(scratch, calls, n_calls, dealer, flags, bidders, hands5, bid_weights)

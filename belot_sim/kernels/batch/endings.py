@@ -11,7 +11,7 @@ from __future__ import annotations
 from numba import njit
 
 from ..core.dealing import TURNED_CARD, classic_final_hands, hands_from_pack
-from ..core.layouts import A_CONTRACT, A_DECLARER, A_MULTIPLIER, A_VOID, R_SCORE0, R_SCORE1, S_TURNED_CARD
+from ..core.layouts import A_CONTRACT, A_DECLARER, A_MULTIPLIER, A_VOID, R_SCORE0, R_SCORE1, SS_TURNED_CARD
 from ..play_loop import play_deal
 from ..players.scratch import start_deal
 
@@ -48,7 +48,7 @@ def ending_scores(after, pack, dealer, family, flags, players, play_seed, world_
     else:
         hands_from_pack(pack, dealer, hands)
     turned_card = pack[TURNED_CARD] if family == 1 else -1
-    scratch[S_TURNED_CARD] = turned_card  # shown in play
+    scratch[SS_TURNED_CARD] = turned_card  # shown in play
     if search is not None:
         start_deal(scratch, world_seed, turned_card)
     r = play_deal(hands, dealer, contract, declarer, multiplier, family, flags, players, play_seed, belot_open, view,

@@ -15,7 +15,7 @@ from ..bid_models.consistent import draw_pack, first_mismatch
 from ..bidding.choose import choose_call
 from ..core.auction_rules import MAX_CALLS, N_CODES, PASS, apply_call, auction_start, legal_calls
 from ..core.dealing import TURNED_CARD, auction_hands, classic_final_hands, fill_hands, hands_from_pack
-from ..core.layouts import A_N_CALLS, A_OVER, A_SIZE, A_TO_MOVE, S_TURNED_CARD
+from ..core.layouts import A_N_CALLS, A_OVER, A_SIZE, A_TO_MOVE, SS_TURNED_CARD
 from ..core.rng import AUCTION_STREAM, DEAL_STREAM, PLAY_STREAM, WORLD_STREAM, below, next_u64, stream_start
 from ..core.rule_flags import ALL_NO_TRUMPS
 from ..core.scoring import score_bulgarian
@@ -78,7 +78,7 @@ def estimate_rollout(seed, start, n, fixed, contracts, declarer, fixed_dealer, m
                     for s in range(4):
                         played[s] = hands[s]
                         hands_out[s, row] = hands[s]
-                    scratch[S_TURNED_CARD] = turned_card  # (or -1) among the declarer's fixed cards; shown in play
+                    scratch[SS_TURNED_CARD] = turned_card  # (or -1) among the declarer's fixed cards; shown in play
                     if search is not None:
                         start_deal(scratch, stream_start(seed, layout, WORLD_STREAM), turned_card)
                     r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, flags, players,
@@ -164,9 +164,9 @@ def auction_rollout(seed, candidates, fixed_pack, free, contracts, declarer, dea
                         played[s] = hands[s]
                         hands_out[s, row] = hands[s]
                     store_auction(auction_out, row, hands5, pack, family)
-                    scratch[S_TURNED_CARD] = pack[TURNED_CARD] if family == 1 else -1  # shown in play
+                    scratch[SS_TURNED_CARD] = pack[TURNED_CARD] if family == 1 else -1  # shown in play
                     if search is not None:
-                        start_deal(scratch, stream_start(seed, layout, WORLD_STREAM), scratch[S_TURNED_CARD])
+                        start_deal(scratch, stream_start(seed, layout, WORLD_STREAM), scratch[SS_TURNED_CARD])
                     r = play_deal(played, dealer, contracts[k], declarer, multiplier, family, flags, players,
                                   stream_start(seed, layout, PLAY_STREAM), belot_open, view, False, no_record,
                                   no_record, ctx, tt, scratch, search)

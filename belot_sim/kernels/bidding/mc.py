@@ -41,7 +41,7 @@ from ..core.dealing import auction_hands, classic_final_hands, hands_from_pack
 from ..core.layouts import (A_CALLS, A_CONTRACT, A_DEALER, A_DECLARER, A_MULTIPLIER, A_N_CALLS, A_SIZE, A_VOID,
                             BI_FLAGS, BI_MC_PLAYER, BI_MC_SAMPLES, BI_MC_TRIES, BW_DOUBLE_MARGIN, BW_MC_MARGIN,
                             BW_MC_WINDOW, BW_MC_Z, BW_OVER_PARTNER, BW_REDOUBLE_MARGIN, R_SCORE0, R_SCORE1,
-                            S_TURNED_CARD)
+                            SS_TURNED_CARD)
 from ..core.rng import MC_STREAM, next_u64, stream_start
 from ..core.rule_flags import ALL_NO_TRUMPS, DECLARATIONS
 from ..play_loop import play_deal, play_scratch
@@ -120,7 +120,7 @@ def mc_call(legal, r32, hand5, seat, state, family, turned_card, ints, weights):
                     hands_from_pack(pack, dealer, hands)
                 for s in range(4):
                     played[s] = hands[s]
-                scratch[S_TURNED_CARD] = turned_card  # the classic turned card is shown in play (-1: none)
+                scratch[SS_TURNED_CARD] = turned_card  # the classic turned card is shown in play (-1: none)
                 r = play_deal(played, dealer, contract, declarer, multiplier, family, flags, players, play_seed,
                               belot_open, view, False, no_record, no_record, ctx, tt, scratch, None)
                 v = r[R_SCORE0] - r[R_SCORE1] if seat & 1 == 0 else r[R_SCORE1] - r[R_SCORE0]

@@ -14,7 +14,9 @@ layout                     prefix    array
 :data:`AUCTION`            ``A_``    an auction in progress (:mod:`.auction_rules`)
 :data:`VIEW`               ``V_``    the public view of a deal (:mod:`belot_sim.kernels.players.view`)
 :data:`HISTORY`            ``H_``    a deal's record up to one decision (:mod:`belot_sim.kernels.players.position`)
-:data:`SCRATCH`            ``S_``    the searching players' per-thread work space
+:data:`SCRATCH`            ``S?_``   the searching players' per-thread work space, in sections by owner: the
+                                     deal's shared state ``SS_``, ``dd`` ``SD_``, the sampled layouts ``SW_``,
+                                     ``pimc`` ``SP_``, ``expert``'s auction ``SX_`` (``SCRATCH_SIZE`` in all)
 :data:`SOLVER_CTX`         ``C_``    the double-dummy solver's per-solve context
 :data:`BIDDER_INTS`        ``BI_``   integer bidder parameters (sample counts, player codes, rule flags)
 :data:`BIDDER_WEIGHTS`     ``BW_``   real-valued bidder parameters (weights, thresholds, probabilities)
@@ -54,13 +56,16 @@ class Slot:
 class Layout:
     """The slots of one flat array, in declaration order, without gaps.
 
-    ``rows`` are ``(name, size, meaning)`` or ``(name, size, meaning, default)``.
+    ``rows`` are ``(name, size, meaning)`` or ``(name, size, meaning, default)``.  ``start``: the offset of
+    the first slot, for a section of an array shared by several owners (:data:`SCRATCH`); ``size`` counts
+    this layout's entries, ``end`` is the offset after them.
     """
 
-    def __init__(self, prefix: str, dtype, title: str, rows):
+    def __init__(self, prefix: str, dtype, title: str, rows, start: int = 0):
         self.prefix, self.dtype, self.title = prefix, np.dtype(dtype), title
         self.slots: tuple[Slot, ...] = ()
-        offset = 0
+        self.start = start
+        offset = start
         slots = []
         for row in rows:
             name, size, meaning, *default = row
@@ -72,7 +77,8 @@ class Layout:
         if len(set(names)) != len(names):
             raise ValueError(f"{title}: a slot name repeats")
         self.slots = tuple(slots)
-        self.size = offset
+        self.size = offset - start
+        self.end = offset
         self._by_name = {s.name: s for s in slots}
 
     def __getitem__(self, name: str) -> Slot:
@@ -89,7 +95,7 @@ class Layout:
         array = np.zeros(self.size, dtype=self.dtype)
         for s in self.slots:
             if s.default is not None:
-                array[s.offset:s.end] = s.default
+                array[s.offset - self.start:s.end - self.start] = s.default
         return array
 
     def describe(self) -> str:
@@ -311,45 +317,56 @@ MATCH_OUT = Layout("M_", np.int64, "per-match outputs (int64 rows)", (
     ("DEALS", 1, "deals played, void ones included"),
     ("TARGET", 1, "final target (valat deals may raise it)"),
 ))
-
 # --- the searching players' work space ------------------------------------------------------------
+# One int64 array per thread (``scratch``), made of sections back to back, each with its own prefix and
+# its owner: only the modules named in a section's title use its names (tests/test_layouts.py checks).
 
 #: A seat holds at most 8 cards, so a decision has at most 8 choices.
 MAX_CHOICES = 8
 
-SCRATCH = Layout("S_", np.int64, "search scratch", (
+SEARCH_SCRATCH = Layout("SS_", np.int64, "scratch: the deal's shared state (players/scratch.py; filled by callers)", (
     ("GEN", 1, "last solver-table stamp handed out"),
-    ("WORLD_RNG", 1, "the pimc world stream state (uint64 bits)"),
-    ("WORLDS", 1, "layouts sampled per pimc decision"),
-    ("DD_GEN", 2, "per team: stamp of the current deal's dd solves (0 = none yet)"),
+    ("TURNED_CARD", 1, "the classic turned card the declarer took (-1: bulgarian, no auction)"),
+))
+DD_SCRATCH = Layout("SD_", np.int64, "scratch: the dd player (players/dd_player.py)", (
+    ("GEN", 2, "per team: stamp of the current deal's dd solves (0 = none yet)"),
+    ("FINAL", 2, "per team: the points its last dd decision expects it to end the deal with (-1: none)"),
+), start=SEARCH_SCRATCH.end)
+WORLDS_SCRATCH = Layout("SW_", np.int64, "scratch: the sampled layouts (players/sampling.py, worlds.py, owners.py)", (
+    ("RNG", 1, "the world stream's state (uint64 bits)"),
     ("REJECTED", 1, "layouts that needed the constrained fallback (statistics)"),
-    ("DD_FINAL", 2, "per team: the points its last dd decision expects it to end the deal with (-1: none)"),
-    ("OUT", 32, "dd_moves output, one value per card"),
-    ("SUM", 32, "pimc totals per card"),
     ("HANDS", 4, "a sampled layout"),
     ("POOL", 32, "the unseen cards to deal"),
-    ("CLASS", 32, "pimc: per legal card, the card standing for it (cards that are the same play)"),
-    ("CROSS", MAX_CHOICES * MAX_CHOICES, "pimc: sums of the products of two choices' values over the layouts"),
-    ("SOLVED", 1, "pimc: layouts its last decision counted (statistics)"),
-    ("DROPPED", 1, "pimc: the choices its last decision eliminated (statistics)"),
-    ("NODES", 1, "pimc: solver nodes its last decision searched (statistics)"),
-    ("SEARCHES", 1, "pimc: card values its last decision asked the solver for, over its layouts (statistics)"),
-    # What an expert reads of the auction (players/inference.py); filled per deal by the caller.
-    ("N_CALLS", 1, "expert: calls of the deal's auction (0: no auction, nothing to infer)"),
-    ("CALLS", MAX_AUCTION_CALLS, "expert: the auction's call codes, in order"),
-    ("AUCTION_DEALER", 1, "expert: the dealer of the auction"),
-    ("TURNED_CARD", 1, "the classic turned card the declarer took (-1: bulgarian, no auction)"),
-    ("RULE_FLAGS", 1, "expert: the deal's rule options (kernels/core/rule_flags.py), for the auction's replay"),
-    ("MODELS", 4, "expert: each seat's bidder model (a bidder code; -1: its calls are not read)"),
-    ("FIRST_HANDS", 4, "expert: each seat's 5 cards at auction time (a seat reads only its own)"),
-    ("BID_WEIGHTS", BIDDER_WEIGHTS.size, "expert: the models' weights (BIDDER_WEIGHTS, float64 bits)"),
-    ("AUCTION_WORK", AUCTION.size, "expert: the auction replayed for a layout"),
-    ("FIRST_TRY", 4, "expert: the 5-card hands of the layout being checked"),
-    ("INFERRED", 1, "expert: layouts of its last decision that replayed the auction (statistics)"),
     # The card-ownership model's odds (players/owners.py), filled once per decision of a model search.
     ("ODDS", 4 * 32, "model layouts: per card and seat (4 * card + seat), the model's odds that the seat holds it"),
-))
-
+), start=DD_SCRATCH.end)
+PIMC_SCRATCH = Layout("SP_", np.int64, "scratch: pimc's decisions (players/pimc.py)", (
+    ("WORLDS", 1, "layouts sampled per decision"),
+    ("OUT", 32, "the solver's dd_moves output, one value per card"),
+    ("SUM", 32, "totals per card"),
+    ("CLASS", 32, "per legal card, the card standing for it (cards that are the same play)"),
+    ("CROSS", MAX_CHOICES * MAX_CHOICES, "sums of the products of two choices' values over the layouts"),
+    ("SOLVED", 1, "layouts its last decision counted (statistics)"),
+    ("DROPPED", 1, "the choices its last decision eliminated (statistics)"),
+    ("NODES", 1, "solver nodes its last decision searched (statistics)"),
+    ("SEARCHES", 1, "card values its last decision asked the solver for, over its layouts (statistics)"),
+), start=WORLDS_SCRATCH.end)
+# What an expert reads of the auction; filled per deal by the caller.
+EXPERT_SCRATCH = Layout("SX_", np.int64, "scratch: expert's reading of the auction (players/inference.py)", (
+    ("N_CALLS", 1, "calls of the deal's auction (0: no auction, nothing to infer)"),
+    ("CALLS", MAX_AUCTION_CALLS, "the auction's call codes, in order"),
+    ("DEALER", 1, "the dealer of the auction"),
+    ("RULE_FLAGS", 1, "the deal's rule options (kernels/core/rule_flags.py), for the auction's replay"),
+    ("MODELS", 4, "each seat's bidder model (a bidder code; -1: its calls are not read)"),
+    ("FIRST_HANDS", 4, "each seat's 5 cards at auction time (a seat reads only its own)"),
+    ("BID_WEIGHTS", BIDDER_WEIGHTS.size, "the models' weights (BIDDER_WEIGHTS, float64 bits)"),
+    ("AUCTION", AUCTION.size, "the auction replayed for a layout"),
+    ("FIRST_TRY", 4, "the 5-card hands of the layout being checked"),
+    ("INFERRED", 1, "layouts of its last decision that replayed the auction (statistics)"),
+), start=PIMC_SCRATCH.end)
+#: The sections of ``scratch``, in order; the array holds them all.
+SCRATCH = (SEARCH_SCRATCH, DD_SCRATCH, WORLDS_SCRATCH, PIMC_SCRATCH, EXPERT_SCRATCH)
+SCRATCH_SIZE = EXPERT_SCRATCH.end
 MATCH_TOTALS = Layout("MT_", np.int32, "the match after each deal (int32 rows)", (
     ("TOTAL0", 1, "running score of team 0"),
     ("TOTAL1", 1, "running score of team 1"),
@@ -415,7 +432,7 @@ CALL_OBSERVATION = Layout("B_", np.int8, "what a seat knows when it calls (the n
     ("SCORE", 2 * MATCH_SCORE_STEPS, "each team's match points (the caller's first) reached, step by step"),
 ))
 
-LAYOUTS = (AUCTION, VIEW, HISTORY, SCRATCH, SOLVER_CTX, BIDDER_INTS, BIDDER_WEIGHTS, DEAL_SMALL, DEAL_POINTS,
+LAYOUTS = (AUCTION, VIEW, HISTORY, *SCRATCH, SOLVER_CTX, BIDDER_INTS, BIDDER_WEIGHTS, DEAL_SMALL, DEAL_POINTS,
            DEAL_AUCTION, MATCH_OUT, MATCH_TOTALS, PLAYED_DEAL, OBSERVATION, CALL_OBSERVATION)
 
 GENERATED_START = "# --- the slots' constants, generated from the tables above"
@@ -507,36 +524,44 @@ H_DEAL_ID = 44
 H_TURNED = 45
 H_MULTIPLIER = 46
 H_SIZE = 47
-# search scratch
-S_GEN = 0
-S_WORLD_RNG = 1
-S_WORLDS = 2
-S_DD_GEN = 3
-S_REJECTED = 5
-S_DD_FINAL = 6
-S_OUT = 8
-S_SUM = 40
-S_HANDS = 72
-S_POOL = 76
-S_CLASS = 108
-S_CROSS = 140
-S_SOLVED = 204
-S_DROPPED = 205
-S_NODES = 206
-S_SEARCHES = 207
-S_N_CALLS = 208
-S_CALLS = 209
-S_AUCTION_DEALER = 267
-S_TURNED_CARD = 268
-S_RULE_FLAGS = 269
-S_MODELS = 270
-S_FIRST_HANDS = 274
-S_BID_WEIGHTS = 278
-S_AUCTION_WORK = 311
-S_FIRST_TRY = 383
-S_INFERRED = 387
-S_ODDS = 388
-S_SIZE = 516
+# scratch: the deal's shared state (players/scratch.py; filled by callers)
+SS_GEN = 0
+SS_TURNED_CARD = 1
+SS_SIZE = 2
+# scratch: the dd player (players/dd_player.py)
+SD_GEN = 2
+SD_FINAL = 4
+SD_SIZE = 4
+# scratch: the sampled layouts (players/sampling.py, worlds.py, owners.py)
+SW_RNG = 6
+SW_REJECTED = 7
+SW_HANDS = 8
+SW_POOL = 12
+SW_ODDS = 44
+SW_SIZE = 166
+# scratch: pimc's decisions (players/pimc.py)
+SP_WORLDS = 172
+SP_OUT = 173
+SP_SUM = 205
+SP_CLASS = 237
+SP_CROSS = 269
+SP_SOLVED = 333
+SP_DROPPED = 334
+SP_NODES = 335
+SP_SEARCHES = 336
+SP_SIZE = 165
+# scratch: expert's reading of the auction (players/inference.py)
+SX_N_CALLS = 337
+SX_CALLS = 338
+SX_DEALER = 396
+SX_RULE_FLAGS = 397
+SX_MODELS = 398
+SX_FIRST_HANDS = 402
+SX_BID_WEIGHTS = 406
+SX_AUCTION = 439
+SX_FIRST_TRY = 511
+SX_INFERRED = 515
+SX_SIZE = 179
 # solver context
 C_HANDS = 0
 C_CONTRACT = 4

@@ -16,8 +16,9 @@ outcome; ``pimc`` breaks ties uniformly with the decision's ``r32`` (the play st
 layouts come from the deal's own world stream (``rng.WORLD_STREAM``), kept in ``scratch``:
 reproducible and independent of threads.
 
-``scratch`` (int64[SCRATCH_SIZE]) holds the table stamp, the world stream, the worlds per
-decision and per-decision work space; ``ctx``/``tt`` are the solver's context and table (one per
+``scratch`` (int64[SCRATCH_SIZE]; :data:`belot_sim.kernels.core.layouts.SCRATCH`, in sections by owner:
+this player's is ``SD_``) holds the table stamp, the world stream, the worlds per decision and per-decision
+work space; ``ctx``/``tt`` are the solver's context and table (one per
 thread, reused across deals: stamps keep solves apart).
 """
 
@@ -27,7 +28,7 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import ctz, popcount
-from ..core.layouts import (C_SIZE, S_DD_FINAL, S_DD_GEN, V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_LEADER, V_PLAYED_BY,
+from ..core.layouts import (C_SIZE, SD_FINAL, SD_GEN, V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_LEADER, V_PLAYED_BY,
                             V_POINTS_WON, V_POS, V_TRICK_CARD, V_UNDERTRUMP_REQUIRED)
 from ..core.play import belot_cards
 from ..core.tables import AT, BELOT, DEAL_POINTS, TRICK_MULT
@@ -63,14 +64,14 @@ def _realized(hands, view, team, family):
 def _expected_value(hands, view, team, family, realized, scratch):
     """The value the search for a dd decision's value checks first (-1: no idea, the first
     decision of the deal).  Each dd decision stores the points its team should end the deal with
-    (``S_DD_FINAL``: banked + value); a team's own expectation rarely changes - the other side's
+    (``SD_FINAL``: banked + value); a team's own expectation rarely changes - the other side's
     replies usually keep it - and before a team's first decision the other team's expectation
     gives it by complement: card points are zero-sum, belots are taken as all scored, a valat as
     leaving nothing."""
-    own = scratch[S_DD_FINAL + team]
+    own = scratch[SD_FINAL + team]
     if own >= 0:
         return max(own - realized, 0)
-    other = scratch[S_DD_FINAL + 1 - team]
+    other = scratch[SD_FINAL + 1 - team]
     if other < 0:
         return -1
     contract = view[V_CONTRACT]
@@ -99,14 +100,14 @@ def dd_card(legal, r32, hands, seat, view, family, ctx, tt, scratch):
     if legal & (legal - 1) == 0:
         return ctz(legal)
     team = seat & 1
-    gen = scratch[S_DD_GEN + team]
+    gen = scratch[SD_GEN + team]
     if gen == 0:
         gen = new_gen(scratch, tt)
-        scratch[S_DD_GEN + team] = gen
+        scratch[SD_GEN + team] = gen
     realized = _realized(hands, view, team, family)
     guess = _expected_value(hands, view, team, family, realized, scratch)
     card, value = dd_best(hands, view[V_LEADER], view[V_TRICK_CARD:V_TRICK_CARD + 4], view[V_POS], view[V_CONTRACT],
                           team, family, view[V_UNDERTRUMP_REQUIRED] == 1, view[V_AT_OVERTAKE_PARTNER] == 1,
                           _team_may_valat(view, team), ctx[team * C_SIZE:(team + 1) * C_SIZE], tt, gen, guess)
-    scratch[S_DD_FINAL + team] = realized + value
+    scratch[SD_FINAL + team] = realized + value
     return card

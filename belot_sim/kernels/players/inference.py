@@ -14,7 +14,7 @@ calls as well: the models are deterministic, so a call either matches or rules t
 
 The caller fills the auction's slots of the scratch (:func:`start_auction`: the batch kernels
 once per deal with an auction, :class:`belot_sim.Bot` before each decision); with no auction
-(``S_N_CALLS`` 0, as allocated) the layouts are ``pimc``'s, one draw each.  Models: ``heuristic``
+(``SX_N_CALLS`` 0, as allocated) the layouts are ``pimc``'s, one draw each.  Models: ``heuristic``
 seats' calls are read; ``random`` bidders' calls say nothing about their cards; ``atlas`` and
 ``mc`` calls are not read (the atlas table is not in the scratch, and ``mc`` is not a model).
 """
@@ -27,9 +27,9 @@ from numba import njit
 from ..bid_models.codes import HEURISTIC
 from ..bid_models.consistent import first_mismatch
 from ..core.bits import ctz, popcount
-from ..core.layouts import (A_SIZE, BW_SIZE, S_AUCTION_DEALER, S_AUCTION_WORK, S_BID_WEIGHTS, S_CALLS, S_FIRST_HANDS,
-                            S_FIRST_TRY, S_HANDS, S_INFERRED, S_MODELS, S_N_CALLS, S_RULE_FLAGS, S_TURNED_CARD,
-                            S_WORLD_RNG, V_DECLARER, V_PLAYED_BY)
+from ..core.layouts import (A_SIZE, BW_SIZE, SS_TURNED_CARD, SW_HANDS, SW_RNG, SX_AUCTION, SX_BID_WEIGHTS, SX_CALLS,
+                            SX_DEALER, SX_FIRST_HANDS, SX_FIRST_TRY, SX_INFERRED, SX_MODELS, SX_N_CALLS, SX_RULE_FLAGS,
+                            V_DECLARER, V_PLAYED_BY)
 from ..core.rng import next_u64, scale32
 from .owners import sample_model_layout
 from .sampling import sample_layout
@@ -47,16 +47,16 @@ def start_auction(scratch, calls, n_calls, dealer, flags, bidders, hands5, weigh
     """The deal's auction for an ``expert``: ``calls[:n_calls]`` (codes) by seats bidding as
     ``bidders`` (codes) on the 5-card ``hands5``, ``weights`` the models' weights (:data:`BIDDER_WEIGHTS`
     first).  Only ``heuristic`` seats' calls will be read (module docstring).  The classic turned
-    card is the deal's ``S_TURNED_CARD`` (:func:`.scratch.start_deal`, or a bot's record)."""
-    scratch[S_N_CALLS] = n_calls
+    card is the deal's ``SS_TURNED_CARD`` (:func:`.scratch.start_deal`, or a bot's record)."""
+    scratch[SX_N_CALLS] = n_calls
     for i in range(n_calls):
-        scratch[S_CALLS + i] = calls[i]
-    scratch[S_AUCTION_DEALER] = dealer
-    scratch[S_RULE_FLAGS] = flags
+        scratch[SX_CALLS + i] = calls[i]
+    scratch[SX_DEALER] = dealer
+    scratch[SX_RULE_FLAGS] = flags
     for s in range(4):
-        scratch[S_MODELS + s] = bidders[s] if bidders[s] == HEURISTIC else UNREAD
-        scratch[S_FIRST_HANDS + s] = hands5[s]
-    bits = scratch[S_BID_WEIGHTS:S_BID_WEIGHTS + BW_SIZE].view(np.float64)
+        scratch[SX_MODELS + s] = bidders[s] if bidders[s] == HEURISTIC else UNREAD
+        scratch[SX_FIRST_HANDS + s] = hands5[s]
+    bits = scratch[SX_BID_WEIGHTS:SX_BID_WEIGHTS + BW_SIZE].view(np.float64)
     for i in range(BW_SIZE):
         bits[i] = weights[i]
 
@@ -89,38 +89,38 @@ def _draw(view, seat, hand, scratch, weighted):
 
 @njit(cache=True)
 def sample_inferred_layout(view, seat, hand, family, scratch, weighted):
-    """A layout for ``seat`` (as :func:`.sampling.sample_layout`, into ``scratch[S_HANDS:S_HANDS+4]``)
+    """A layout for ``seat`` (as :func:`.sampling.sample_layout`, into ``scratch[SW_HANDS:SW_HANDS+4]``)
     on which the deal's auction replays, when one is found in ``AUCTION_TRIES`` draws.  ``weighted``:
     the draws are the card-ownership model's layouts (:func:`.owners.sample_model_layout`; its odds
     filled for this decision).  Returns whether the auction replays on it (always true without an
     auction)."""
     _draw(view, seat, hand, scratch, weighted)
-    n_calls = scratch[S_N_CALLS]
+    n_calls = scratch[SX_N_CALLS]
     if n_calls == 0:
         return True
-    weights = scratch[S_BID_WEIGHTS:S_BID_WEIGHTS + BW_SIZE].view(np.float64)
-    calls = scratch[S_CALLS:S_CALLS + n_calls]
-    models = scratch[S_MODELS:S_MODELS + 4]
-    hands5 = scratch[S_FIRST_TRY:S_FIRST_TRY + 4]
-    state = scratch[S_AUCTION_WORK:S_AUCTION_WORK + A_SIZE]
-    turned = scratch[S_TURNED_CARD]
+    weights = scratch[SX_BID_WEIGHTS:SX_BID_WEIGHTS + BW_SIZE].view(np.float64)
+    calls = scratch[SX_CALLS:SX_CALLS + n_calls]
+    models = scratch[SX_MODELS:SX_MODELS + 4]
+    hands5 = scratch[SX_FIRST_TRY:SX_FIRST_TRY + 4]
+    state = scratch[SX_AUCTION:SX_AUCTION + A_SIZE]
+    turned = scratch[SS_TURNED_CARD]
     taker = view[V_DECLARER]  # classic: the turned card went to the taker, after the auction
     for attempt in range(AUCTION_TRIES):
         if attempt > 0:
             _draw(view, seat, hand, scratch, weighted)
-        rng = np.uint64(scratch[S_WORLD_RNG])
+        rng = np.uint64(scratch[SW_RNG])
         for s in range(4):
             if s == seat:
-                hands5[s] = scratch[S_FIRST_HANDS + s]
+                hands5[s] = scratch[SX_FIRST_HANDS + s]
                 continue
-            full = scratch[S_HANDS + s] | view[V_PLAYED_BY + s]
+            full = scratch[SW_HANDS + s] | view[V_PLAYED_BY + s]
             if family == 1 and s == taker and turned >= 0:
                 full &= ~(np.int64(1) << turned)
             rng, first = _random_subset(rng, full, min(5, popcount(full)))
             hands5[s] = first
-        scratch[S_WORLD_RNG] = np.int64(rng)
-        if first_mismatch(calls, n_calls, hands5, scratch[S_AUCTION_DEALER], family, scratch[S_RULE_FLAGS],
+        scratch[SW_RNG] = np.int64(rng)
+        if first_mismatch(calls, n_calls, hands5, scratch[SX_DEALER], family, scratch[SX_RULE_FLAGS],
                           turned, models, seat, state, weights) < 0:
-            scratch[S_INFERRED] += 1
+            scratch[SX_INFERRED] += 1
             return True
     return False

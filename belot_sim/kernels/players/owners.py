@@ -26,7 +26,7 @@ from pathlib import Path
 import numpy as np
 from numba import njit
 
-from ..core.layouts import O_SIZE, S_ODDS, S_POOL, S_WORLD_RNG, V_CONTRACT
+from ..core.layouts import O_SIZE, SW_ODDS, SW_POOL, SW_RNG, V_CONTRACT
 from ..core.rng import shuffle
 from ..core.tables import NT
 from .encoding import encode_play, swap_card
@@ -38,7 +38,7 @@ from .sampling import place_cards, unseen_cards
 PACKAGE_WEIGHTS = Path(__file__).resolve().parents[2] / "data" / "owners.npz"
 #: Outputs: a logit per other seat (relative 1..3) and card.
 OUTPUTS = 3 * 32
-#: Fixed-point scale of the odds in ``scratch[S_ODDS:]`` (the sampler's weights are integers).
+#: Fixed-point scale of the odds in ``scratch[SW_ODDS:]`` (the sampler's weights are integers).
 ODDS_ONE = 1 << 12
 #: The smallest odds a seat that may hold a card gets, as a fraction of even.
 MIN_ODDS = 1.0 / ODDS_ONE
@@ -121,19 +121,19 @@ def owner_probabilities(view, seat, hand, out):
 
 @njit(cache=True)
 def odds_of(p, pool, n, others, need, scratch):
-    """Fill ``scratch[S_ODDS + 4 * card + s]`` from the probabilities ``p`` (:func:`probabilities_of`): the
+    """Fill ``scratch[SW_ODDS + 4 * card + s]`` from the probabilities ``p`` (:func:`probabilities_of`): the
     odds over the seat's share of the unseen cards (module docstring; fixed point, :data:`ODDS_ONE` is even)."""
     for idx in range(n):
         card = pool[idx]
         for i in range(3):
             share = need[i] / n
             odds = p[4 * card + others[i]] / share if share > 0 else 0.0
-            scratch[S_ODDS + 4 * card + others[i]] = min(MAX_ODDS, max(1, int(odds * ODDS_ONE + 0.5)))
+            scratch[SW_ODDS + 4 * card + others[i]] = min(MAX_ODDS, max(1, int(odds * ODDS_ONE + 0.5)))
 
 
 @njit(cache=True)
 def model_odds(view, seat, hand, scratch):
-    """Fill ``scratch[S_ODDS:]`` with the model's odds for this decision (:func:`odds_of`): once per decision,
+    """Fill ``scratch[SW_ODDS:]`` with the model's odds for this decision (:func:`odds_of`): once per decision,
     before its layouts."""
     pool, n, others, need, excluded = unseen_of(view, seat, hand)
     p = np.empty(128, dtype=np.float64)
@@ -144,12 +144,12 @@ def model_odds(view, seat, hand, scratch):
 @njit(cache=True)
 def sample_model_layout(view, seat, hand, scratch):
     """Deal the cards ``seat`` cannot see into a layout weighted by the model's odds (module docstring;
-    :func:`model_odds` filled them for this decision); the hands go to ``scratch[S_HANDS:S_HANDS+4]``."""
+    :func:`model_odds` filled them for this decision); the hands go to ``scratch[SW_HANDS:SW_HANDS+4]``."""
     others = np.empty(3, dtype=np.int64)
     need = np.empty(3, dtype=np.int64)
     excluded = np.empty(3, dtype=np.int64)
     known = np.empty(3, dtype=np.int64)
-    pool = scratch[S_POOL:S_POOL + 32]
+    pool = scratch[SW_POOL:SW_POOL + 32]
     n = unseen_cards(view, seat, hand, pool, others, need, excluded, known)
-    rng = shuffle(np.uint64(scratch[S_WORLD_RNG]), pool, n)  # the cards' order: no card always placed first
-    scratch[S_WORLD_RNG] = np.int64(place_cards(rng, n, seat, hand, others, need, excluded, known, scratch, True))
+    rng = shuffle(np.uint64(scratch[SW_RNG]), pool, n)  # the cards' order: no card always placed first
+    scratch[SW_RNG] = np.int64(place_cards(rng, n, seat, hand, others, need, excluded, known, scratch, True))

@@ -35,9 +35,10 @@ from __future__ import annotations
 from numba import njit
 
 from ..core.bits import ctz, nth_card, popcount
-from ..core.layouts import (C_KEEP_HISTORY, C_NODES, MAX_CHOICES, S_CLASS, S_CROSS, S_DROPPED, S_HANDS, S_INFERRED,
-                            S_NODES, S_OUT, S_SEARCHES, S_SOLVED, S_SUM, S_WORLDS, V_AT_OVERTAKE_PARTNER, V_CONTRACT,
-                            V_LEADER, V_ON_TABLE, V_PLAYED, V_POS, V_TRICK, V_TRICK_CARD, V_UNDERTRUMP_REQUIRED)
+from ..core.layouts import (C_KEEP_HISTORY, C_NODES, MAX_CHOICES, SP_CLASS, SP_CROSS, SP_DROPPED, SP_NODES, SP_OUT,
+                            SP_SEARCHES, SP_SOLVED, SP_SUM, SP_WORLDS, SW_HANDS, SX_INFERRED, V_AT_OVERTAKE_PARTNER,
+                            V_CONTRACT, V_LEADER, V_ON_TABLE, V_PLAYED, V_POS, V_TRICK, V_TRICK_CARD,
+                            V_UNDERTRUMP_REQUIRED)
 from ..core.play import cards_between
 from ..core.rng import scale32
 from ..core.tables import POINTS, SUIT
@@ -68,7 +69,7 @@ NO_BUDGET = 1 << 62
 
 @njit(cache=True)
 def classify(legal, hand, view, family, scratch):
-    """Group the legal cards that are the same play in every layout; ``scratch[S_CLASS + c]`` is the
+    """Group the legal cards that are the same play in every layout; ``scratch[SP_CLASS + c]`` is the
     card standing for ``c``.  Returns the mask of the standing cards (the choices).
 
     Two cards of one suit are the same play when they have equal points and every card between them
@@ -91,7 +92,7 @@ def classify(legal, hand, view, family, scratch):
             if cards_between(card, d, contract) & ~gone == 0:
                 stand = d
                 break
-        scratch[S_CLASS + card] = stand
+        scratch[SP_CLASS + card] = stand
         if stand == card:
             choices |= 1 << card
     return choices
@@ -114,11 +115,11 @@ def _survivors(contenders, choices, k, scratch):
     while m:
         c = ctz(m)
         m &= m - 1
-        if scratch[S_SUM + c] > best:
-            best = scratch[S_SUM + c]
+        if scratch[SP_SUM + c] > best:
+            best = scratch[SP_SUM + c]
             leader = c
     li = _slot(choices, leader)
-    lsq = scratch[S_CROSS + li * MAX_CHOICES + li]
+    lsq = scratch[SP_CROSS + li * MAX_CHOICES + li]
     left = 1 << leader
     tied = True
     m = contenders & ~left
@@ -126,8 +127,8 @@ def _survivors(contenders, choices, k, scratch):
         c = ctz(m)
         m &= m - 1
         ci = _slot(choices, c)
-        diff = scratch[S_SUM + leader] - scratch[S_SUM + c]
-        sq = lsq - 2 * scratch[S_CROSS + li * MAX_CHOICES + ci] + scratch[S_CROSS + ci * MAX_CHOICES + ci]
+        diff = scratch[SP_SUM + leader] - scratch[SP_SUM + c]
+        sq = lsq - 2 * scratch[SP_CROSS + li * MAX_CHOICES + ci] + scratch[SP_CROSS + ci * MAX_CHOICES + ci]
         if diff == 0 and sq == 0:  # equal in every layout so far
             left |= 1 << c
             continue
@@ -141,30 +142,30 @@ def _survivors(contenders, choices, k, scratch):
 
 @njit(cache=True, inline="always")
 def _record(contenders, choices, scratch):
-    """Add the values of the layout just solved (``scratch[S_OUT + c]``) to the sums."""
+    """Add the values of the layout just solved (``scratch[SP_OUT + c]``) to the sums."""
     m = contenders
     while m:
         a = ctz(m)
         m &= m - 1
-        va = scratch[S_OUT + a]
-        scratch[S_SUM + a] += va
+        va = scratch[SP_OUT + a]
+        scratch[SP_SUM + a] += va
         ai = _slot(choices, a)
         n = contenders
         while n:
             b = ctz(n)
             n &= n - 1
-            scratch[S_CROSS + ai * MAX_CHOICES + _slot(choices, b)] += va * scratch[S_OUT + b]
+            scratch[SP_CROSS + ai * MAX_CHOICES + _slot(choices, b)] += va * scratch[SP_OUT + b]
 
 
 @njit(cache=True)
 def pimc_card(legal, r32, hand, seat, view, family, ctx, tt, scratch, sampler, node_budget):
     """Sampling choice (module docstring): the card with the best total double-dummy value over up
-    to ``scratch[S_WORLDS]`` layouts of the unseen cards, with successive elimination.  ``sampler``:
+    to ``scratch[SP_WORLDS]`` layouts of the unseen cards, with successive elimination.  ``sampler``:
     how the layouts are dealt (:func:`draw_layout`; :data:`MODEL_AUCTION_LAYOUTS` for ``expert``).
     No layout is drawn once the decision's solver nodes exceed ``node_budget`` (``hybrid``)."""
-    scratch[S_NODES] = 0
-    scratch[S_SEARCHES] = 0
-    scratch[S_INFERRED] = 0
+    scratch[SP_NODES] = 0
+    scratch[SP_SEARCHES] = 0
+    scratch[SX_INFERRED] = 0
     if legal & (legal - 1) == 0:
         return ctz(legal)
     choices = classify(legal, hand, view, family, scratch)
@@ -173,20 +174,20 @@ def pimc_card(legal, r32, hand, seat, view, family, ctx, tt, scratch, sampler, n
     if sampler >= MODEL_LAYOUTS:  # the model's odds, once per decision
         model_odds(view, seat, hand, scratch)
     contenders, k = _eliminate(choices, hand, seat, view, family, ctx, tt, scratch, sampler, node_budget)
-    scratch[S_SOLVED] = k
-    scratch[S_DROPPED] = choices & ~contenders
+    scratch[SP_SOLVED] = k
+    scratch[SP_DROPPED] = choices & ~contenders
     m = legal  # every card takes the total of the choice it stands for; eliminated ones are out
     while m:
         c = ctz(m)
         m &= m - 1
-        stand = scratch[S_CLASS + c]
-        scratch[S_OUT + c] = scratch[S_SUM + stand] if (contenders >> stand) & 1 else OUT
-    return _best_card(legal, scratch, S_OUT, r32)
+        stand = scratch[SP_CLASS + c]
+        scratch[SP_OUT + c] = scratch[SP_SUM + stand] if (contenders >> stand) & 1 else OUT
+    return _best_card(legal, scratch, SP_OUT, r32)
 
 
 @njit(cache=True)
 def draw_layout(sampler, view, seat, hand, family, scratch):
-    """One layout of ``sampler`` (:data:`UNIFORM_LAYOUTS` ...) into ``scratch[S_HANDS:S_HANDS+4]``; the model's
+    """One layout of ``sampler`` (:data:`UNIFORM_LAYOUTS` ...) into ``scratch[SW_HANDS:SW_HANDS+4]``; the model's
     samplers need :func:`.owners.model_odds` filled for this decision."""
     if sampler == AUCTION_LAYOUTS or sampler == MODEL_AUCTION_LAYOUTS:
         sample_inferred_layout(view, seat, hand, family, scratch, sampler == MODEL_AUCTION_LAYOUTS)
@@ -198,29 +199,29 @@ def draw_layout(sampler, view, seat, hand, family, scratch):
 
 @njit(cache=True)
 def _eliminate(choices, hand, seat, view, family, ctx, tt, scratch, sampler, node_budget):
-    """Successive elimination over up to ``scratch[S_WORLDS]`` layouts, sampled one at a time, until
-    the solver nodes pass ``node_budget``: the totals of the choices go to ``scratch[S_SUM + c]``.
+    """Successive elimination over up to ``scratch[SP_WORLDS]`` layouts, sampled one at a time, until
+    the solver nodes pass ``node_budget``: the totals of the choices go to ``scratch[SP_SUM + c]``.
     Returns ``(contenders left, layouts)``."""
     team = seat & 1
     for c in range(32):
-        scratch[S_SUM + c] = 0
+        scratch[SP_SUM + c] = 0
     for i in range(MAX_CHOICES * MAX_CHOICES):
-        scratch[S_CROSS + i] = 0
+        scratch[SP_CROSS + i] = 0
     contenders = choices
-    worlds = scratch[S_WORLDS]
+    worlds = scratch[SP_WORLDS]
     eliminate = view[V_TRICK] < EXACT_FROM_TRICK
     k = 0
     while k < worlds:
         draw_layout(sampler, view, seat, hand, family, scratch)
         ctx[C_KEEP_HISTORY] = 1 if k > 0 else 0
-        dd_values(scratch[S_HANDS:S_HANDS + 4], view[V_LEADER], view[V_TRICK_CARD:V_TRICK_CARD + 4], view[V_POS],
+        dd_values(scratch[SW_HANDS:SW_HANDS + 4], view[V_LEADER], view[V_TRICK_CARD:V_TRICK_CARD + 4], view[V_POS],
                   view[V_CONTRACT], team, family, view[V_UNDERTRUMP_REQUIRED] == 1, view[V_AT_OVERTAKE_PARTNER] == 1,
-                  _team_may_valat(view, team), ctx, tt, new_gen(scratch, tt), contenders, scratch[S_OUT:S_OUT + 32])
-        scratch[S_NODES] += ctx[C_NODES]
-        scratch[S_SEARCHES] += popcount(contenders)
+                  _team_may_valat(view, team), ctx, tt, new_gen(scratch, tt), contenders, scratch[SP_OUT:SP_OUT + 32])
+        scratch[SP_NODES] += ctx[C_NODES]
+        scratch[SP_SEARCHES] += popcount(contenders)
         _record(contenders, choices, scratch)
         k += 1
-        if scratch[S_NODES] > node_budget:
+        if scratch[SP_NODES] > node_budget:
             break
         if eliminate and k >= MIN_WORLDS and k < worlds:
             contenders, settled = _survivors(contenders, choices, k, scratch)
@@ -232,25 +233,25 @@ def _eliminate(choices, hand, seat, view, family, ctx, tt, scratch, sampler, nod
 
 @njit(cache=True)
 def pimc_exact_card(legal, r32, hand, seat, view, family, ctx, tt, scratch):
-    """The plain rule (``pimc-exact``): exact values of every legal card in all ``scratch[S_WORLDS]``
+    """The plain rule (``pimc-exact``): exact values of every legal card in all ``scratch[SP_WORLDS]``
     layouts, the best total, ties broken uniformly with ``r32``."""
-    scratch[S_NODES] = 0
-    scratch[S_SEARCHES] = 0
+    scratch[SP_NODES] = 0
+    scratch[SP_SEARCHES] = 0
     if legal & (legal - 1) == 0:
         return ctz(legal)
     team = seat & 1
     for c in range(32):
-        scratch[S_SUM + c] = 0
-    for _ in range(scratch[S_WORLDS]):
+        scratch[SP_SUM + c] = 0
+    for _ in range(scratch[SP_WORLDS]):
         sample_layout(view, seat, hand, scratch)
-        dd_moves(scratch[S_HANDS:S_HANDS + 4], view[V_LEADER], view[V_TRICK_CARD:V_TRICK_CARD + 4], view[V_POS],
+        dd_moves(scratch[SW_HANDS:SW_HANDS + 4], view[V_LEADER], view[V_TRICK_CARD:V_TRICK_CARD + 4], view[V_POS],
                  view[V_CONTRACT], team, family, view[V_UNDERTRUMP_REQUIRED] == 1, view[V_AT_OVERTAKE_PARTNER] == 1,
-                 _team_may_valat(view, team), ctx, tt, new_gen(scratch, tt), scratch[S_OUT:S_OUT + 32])
-        scratch[S_NODES] += ctx[C_NODES]
-        scratch[S_SEARCHES] += popcount(legal)
+                 _team_may_valat(view, team), ctx, tt, new_gen(scratch, tt), scratch[SP_OUT:SP_OUT + 32])
+        scratch[SP_NODES] += ctx[C_NODES]
+        scratch[SP_SEARCHES] += popcount(legal)
         m = legal
         while m:
             c = ctz(m)
             m &= m - 1
-            scratch[S_SUM + c] += scratch[S_OUT + c]
-    return _best_card(legal, scratch, S_SUM, r32)
+            scratch[SP_SUM + c] += scratch[SP_OUT + c]
+    return _best_card(legal, scratch, SP_SUM, r32)

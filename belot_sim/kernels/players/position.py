@@ -21,8 +21,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ..core.layouts import (H_CARDS, H_CONTRACT, H_DEAL_ID, H_DEALER, H_DECLARER, H_FAMILY, H_FLAGS, H_INITIAL,
-                            H_MULTIPLIER, H_N_PLAYED, H_SEED, H_SEES_ALL, H_TURNED, S_DD_FINAL, S_DD_GEN, S_TURNED_CARD,
+from ..core.layouts import (H_CARDS, H_CONTRACT, H_DEALER, H_DEAL_ID, H_DECLARER, H_FAMILY, H_FLAGS, H_INITIAL,
+                            H_MULTIPLIER, H_N_PLAYED, H_SEED, H_SEES_ALL, H_TURNED, SD_FINAL, SD_GEN, SS_TURNED_CARD,
                             V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_LEADER, V_LED, V_PLAYED, V_POS, V_SIZE, V_TRICK,
                             V_UNDERTRUMP_REQUIRED, V_WINNER, V_WINNING)
 from ..core.play import belot_cards, legal_mask
@@ -116,13 +116,13 @@ def start_streams(record, view, hand, seat, scratch):
         start_deal(scratch, stream_start(seed, key, WORLD_STREAM))
         _, u = next_u64(stream_start(seed, key, PLAY_STREAM))
         r32 = u >> np.uint64(32)
-    scratch[S_TURNED_CARD] = record[H_TURNED] if record[H_FAMILY] == 1 else -1  # an expert's replay reads it
+    scratch[SS_TURNED_CARD] = record[H_TURNED] if record[H_FAMILY] == 1 else -1  # an expert's replay reads it
     # Each dd decision is searched on its own (fresh table stamps, no expected value): the
     # record may come from any deal, so nothing learnt for another position is trusted.
-    scratch[S_DD_GEN] = 0
-    scratch[S_DD_GEN + 1] = 0
-    scratch[S_DD_FINAL] = -1
-    scratch[S_DD_FINAL + 1] = -1
+    scratch[SD_GEN] = 0
+    scratch[SD_GEN + 1] = 0
+    scratch[SD_FINAL] = -1
+    scratch[SD_FINAL + 1] = -1
     return r32
 
 

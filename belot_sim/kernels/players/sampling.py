@@ -4,7 +4,7 @@ players' layouts), and small helpers the searching players share.
 A layout respects the seat's hand, the cards played, the trick in progress, the voids and "cannot
 hold" sets shown by the play (``V_EXCLUDED``), and the cards known to be in a hand (``V_KNOWN``: the
 declarations shown after the first trick, the partner card of an announced belot).  The layouts come
-from the world stream kept in ``scratch[S_WORLD_RNG]``: reproducible and independent of threads.
+from the world stream kept in ``scratch[SW_RNG]``: reproducible and independent of threads.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 from numba import njit
 
 from ..core.bits import ctz, nth_card, popcount
-from ..core.layouts import (S_HANDS, S_ODDS, S_POOL, S_REJECTED, S_WORLD_RNG, V_EXCLUDED, V_KNOWN, V_LEADER, V_PLAYED,
+from ..core.layouts import (SW_HANDS, SW_ODDS, SW_POOL, SW_REJECTED, SW_RNG, V_EXCLUDED, V_KNOWN, V_LEADER, V_PLAYED,
                             V_POS, V_TRICK, V_TRICKS_WON)
 from ..core.rng import next_u64, scale32, shuffle
 
@@ -71,7 +71,7 @@ def _layout_feasible(count, room):
 @njit(cache=True)
 def sample_layout(view, seat, hand, scratch):
     """Deal the cards ``seat`` cannot see into a layout consistent with ``view``; the four hands go
-    to ``scratch[S_HANDS:S_HANDS+4]``.
+    to ``scratch[SW_HANDS:SW_HANDS+4]``.
 
     First up to ``UNIFORM_TRIES`` uniform deals are tried (each kept only if it contradicts no
     exclusion): the accepted layout is then uniform among the consistent ones.  When every try
@@ -83,9 +83,9 @@ def sample_layout(view, seat, hand, scratch):
     need = np.empty(3, dtype=np.int64)
     excluded = np.empty(3, dtype=np.int64)
     known = np.empty(3, dtype=np.int64)
-    n = unseen_cards(view, seat, hand, scratch[S_POOL:S_POOL + 32], others, need, excluded, known)
-    rng = np.uint64(scratch[S_WORLD_RNG])
-    pool_cards = scratch[S_POOL:S_POOL + n]
+    n = unseen_cards(view, seat, hand, scratch[SW_POOL:SW_POOL + 32], others, need, excluded, known)
+    rng = np.uint64(scratch[SW_RNG])
+    pool_cards = scratch[SW_POOL:SW_POOL + n]
     for _ in range(UNIFORM_TRIES):
         rng = shuffle(rng, pool_cards, n)
         ok = True
@@ -93,18 +93,18 @@ def sample_layout(view, seat, hand, scratch):
         for i in range(3):
             mask = 0
             for _c in range(need[i]):
-                mask |= 1 << scratch[S_POOL + idx]
+                mask |= 1 << scratch[SW_POOL + idx]
                 idx += 1
             if mask & excluded[i]:
                 ok = False
                 break
-            scratch[S_HANDS + others[i]] = known[i] | mask
+            scratch[SW_HANDS + others[i]] = known[i] | mask
         if ok:
-            scratch[S_HANDS + seat] = hand
-            scratch[S_WORLD_RNG] = np.int64(rng)
+            scratch[SW_HANDS + seat] = hand
+            scratch[SW_RNG] = np.int64(rng)
             return
-    scratch[S_REJECTED] += 1
-    scratch[S_WORLD_RNG] = np.int64(place_cards(rng, n, seat, hand, others, need, excluded, known, scratch, False))
+    scratch[SW_REJECTED] += 1
+    scratch[SW_RNG] = np.int64(place_cards(rng, n, seat, hand, others, need, excluded, known, scratch, False))
 
 
 @njit(cache=True, inline="always")
@@ -140,15 +140,15 @@ def unseen_cards(view, seat, hand, pool_out, others, need, excluded, known):
 
 @njit(cache=True)
 def place_cards(rng, n, seat, hand, others, need, excluded, known, scratch, weighted):
-    """Place the ``n`` unseen cards of ``scratch[S_POOL:]``, in that order, each to a seat that keeps
+    """Place the ``n`` unseen cards of ``scratch[SW_POOL:]``, in that order, each to a seat that keeps
     the rest placeable, with probability proportional to its free places (``sample_layout``) — times
-    the card-ownership model's odds ``scratch[S_ODDS + 4 * card + seat]`` when ``weighted``
-    (:mod:`.owners`); the hands go to ``scratch[S_HANDS:]``.  Returns the stream state."""
+    the card-ownership model's odds ``scratch[SW_ODDS + 4 * card + seat]`` when ``weighted``
+    (:mod:`.owners`); the hands go to ``scratch[SW_HANDS:]``.  Returns the stream state."""
     count = np.zeros(8, dtype=np.int64)
     kinds = np.empty(n, dtype=np.int64)
     room = need.copy()
     for idx in range(n):
-        c = scratch[S_POOL + idx]
+        c = scratch[SW_POOL + idx]
         kind = 0
         for i in range(3):
             if not (excluded[i] >> c) & 1:
@@ -157,7 +157,7 @@ def place_cards(rng, n, seat, hand, others, need, excluded, known, scratch, weig
         count[kind] += 1
     placed = known.copy()
     for idx in range(n):
-        c = scratch[S_POOL + idx]
+        c = scratch[SW_POOL + idx]
         kind = kinds[idx]
         count[kind] -= 1
         weights = 0
@@ -166,7 +166,7 @@ def place_cards(rng, n, seat, hand, others, need, excluded, known, scratch, weig
             if (kind >> i) & 1 and room[i] > 0:
                 room[i] -= 1
                 if _layout_feasible(count, room):
-                    choice_room[i] = (room[i] + 1) * (scratch[S_ODDS + 4 * c + others[i]] if weighted else 1)
+                    choice_room[i] = (room[i] + 1) * (scratch[SW_ODDS + 4 * c + others[i]] if weighted else 1)
                     weights += choice_room[i]
                 room[i] += 1
         if weights == 0:  # inconsistent knowledge cannot happen; place anywhere with room
@@ -183,6 +183,6 @@ def place_cards(rng, n, seat, hand, others, need, excluded, known, scratch, weig
                 break
             pick -= choice_room[i]
     for i in range(3):
-        scratch[S_HANDS + others[i]] = placed[i]
-    scratch[S_HANDS + seat] = hand
+        scratch[SW_HANDS + others[i]] = placed[i]
+    scratch[SW_HANDS + seat] = hand
     return rng

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from numba import njit
 
-from ..core.layouts import (H_FAMILY, S_HANDS, V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_LEADER, V_POS, V_TRICK,
-                            V_TRICK_CARD, V_TRICKS_WON, V_UNDERTRUMP_REQUIRED)
+from ..core.layouts import (H_FAMILY, SW_HANDS, V_AT_OVERTAKE_PARTNER, V_CONTRACT, V_LEADER, V_POS, V_TRICK,
+                            V_TRICKS_WON, V_TRICK_CARD, V_UNDERTRUMP_REQUIRED)
 from ..solver.api import dd_moves
 from .position import legal_now, replay_view, seen_hands, start_streams
 from .sampling import sample_layout
@@ -33,7 +33,7 @@ def layout_values(record, view, ctx, tt, scratch, out):
     valat = view[V_TRICKS_WON + team] == view[V_TRICK]
     for w in range(out.shape[0]):
         sample_layout(view, seat, hand, scratch)
-        dd_moves(scratch[S_HANDS:S_HANDS + 4], view[V_LEADER], view[V_TRICK_CARD:V_TRICK_CARD + 4], view[V_POS],
+        dd_moves(scratch[SW_HANDS:SW_HANDS + 4], view[V_LEADER], view[V_TRICK_CARD:V_TRICK_CARD + 4], view[V_POS],
                  view[V_CONTRACT], team, record[H_FAMILY], view[V_UNDERTRUMP_REQUIRED] == 1,
                  view[V_AT_OVERTAKE_PARTNER] == 1, valat, ctx, tt, new_gen(scratch, tt), out[w])
     return legal
