@@ -45,10 +45,14 @@ class _Moved(importlib.abc.MetaPathFinder, importlib.abc.Loader):
     def create_module(self, spec):
         warnings.warn(f"{spec.name} is now {MOVED[spec.name]}: import it from there (the old path goes in the "
                       "next release)", DeprecationWarning, stacklevel=2)
-        return importlib.import_module(MOVED[spec.name])
+        module = importlib.import_module(MOVED[spec.name])
+        spec.loader_state = module.__spec__  # the import system now sets the old spec on it: exec_module undoes it
+        return module
 
     def exec_module(self, module):
-        pass  # the module at the new path is already executed
+        # The module at the new path is already executed; it keeps its own spec, so that reload, relative imports
+        # and importlib.resources go on seeing its real name and location.
+        module.__spec__ = module.__spec__.loader_state
 
 
 class _FrontDoor(types.ModuleType):

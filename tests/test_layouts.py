@@ -28,7 +28,10 @@ def test_slots_are_distinct_and_in_bounds(layout):
 def test_the_module_exports_each_slot_as_its_offset(layout):
     for slot in layout.slots:
         assert getattr(L, layout.prefix + slot.name) == slot.offset
-    assert getattr(L, layout.prefix + "SIZE") == layout.size
+    if layout.is_section:  # a section's size is not its array's: no <prefix>SIZE to mistake for it
+        assert getattr(L, layout.prefix + "END") == layout.end and not hasattr(L, layout.prefix + "SIZE")
+    else:
+        assert getattr(L, layout.prefix + "SIZE") == layout.size
 
 
 def test_prefixes_do_not_collide():
@@ -78,6 +81,8 @@ def test_the_scratch_sections_tile_one_array():
     ends = [0] + [section.end for section in L.SCRATCH]
     assert [section.start for section in L.SCRATCH] == ends[:-1]
     assert L.SCRATCH_SIZE == ends[-1] == sum(section.size for section in L.SCRATCH)
+    assert all(section.is_section for section in L.SCRATCH)
+    assert "[2:6] of the array" in L.DD_SCRATCH.describe() and "SD_FINAL" in L.DD_SCRATCH.describe()
 
 
 #: The package's modules that may use each section of ``scratch`` (by its prefix): the owner named in the

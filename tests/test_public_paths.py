@@ -95,6 +95,7 @@ def test_a_moved_module_is_its_new_module_with_a_deprecation_warning(old):
     with pytest.warns(DeprecationWarning, match=f"{old} is now {MOVED[old]}"):
         module = importlib.import_module(old)
     assert module is importlib.import_module(MOVED[old])
+    assert module.__spec__.name == MOVED[old] and module.__name__ == MOVED[old]  # its own spec, kept
     parent, _, leaf = old.rpartition(".")
     attribute = getattr(importlib.import_module(parent), leaf)
     assert attribute is module or attribute is getattr(bs, leaf)  # bs.solve stays the function
@@ -125,3 +126,17 @@ def test_a_former_registry_name_is_its_new_one_with_a_deprecation_warning(old, n
         assert getattr(registry, old) is getattr(registry, new)
     with pytest.raises(AttributeError, match="no attribute 'policy'"):
         registry.policy  # noqa: B018  (no other name answers)
+
+
+def test_a_moved_package_keeps_its_spec_for_reload_and_resources():
+    import importlib.resources
+
+    sys.modules.pop("belot_sim.kernels.policies", None)
+    with pytest.warns(DeprecationWarning):
+        old = importlib.import_module("belot_sim.kernels.policies")
+    assert old.__spec__.name == "belot_sim.kernels.players"
+    assert importlib.resources.files(old).joinpath("judging.py").is_file()
+    sys.modules.pop("belot_sim.stats", None)
+    with pytest.warns(DeprecationWarning):
+        stats = importlib.import_module("belot_sim.stats")  # pure Python: reloading it disturbs no kernel
+    assert importlib.reload(stats).__name__ == "belot_sim.engine.stats"

@@ -96,7 +96,7 @@ def play_deal(hands, dealer, contract, declarer, multiplier, family, flags, play
     Scratch: ``belot_open`` (int64[4], each seat's undecided belot K/Q cards), ``view``
     (the public view the strategic players read; kept card by card only when a seat needs it)
     and, for the searching players (``dd``, ``pimc``), the solver's ``ctx``/``tt`` and their
-    ``scratch`` (:mod:`.players.dd_player`; the caller starts its world stream per deal).
+    ``scratch`` (:data:`.core.layouts.SCRATCH`; the caller starts its world stream per deal).
 
     Returns ``(rng, trick_points0, trick_points1, declared0, declared1, belot0, belot1, valat,
     raw0, raw1, outcome, score0, score1, hanging)`` (positions ``R_*`` of

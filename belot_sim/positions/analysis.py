@@ -74,8 +74,8 @@ def layout_table(deal, worlds: int, seed: int, turned_card: int = -1) -> tuple[i
 
     record = new_record(deal.rules, seed, False)
     fill_record(record, deal, turned_card)
-    seats = np.full(4, PLAYER_CODES["pimc"], dtype=np.int64)
-    _, view, _, ctx, tt, scratch = play_scratch(seats, worlds, search_token())
+    players = np.full(4, PLAYER_CODES["pimc"], dtype=np.int64)
+    _, view, _, ctx, tt, scratch = play_scratch(players, worlds, search_token())
     out = np.empty((worlds, 32), dtype=np.int64)
     legal = int(layout_values(record, view, ctx, tt, scratch, out))
     return legal, out

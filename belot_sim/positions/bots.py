@@ -185,9 +185,9 @@ class Bot:
         self._player = player_codes(self.player)[0]
         if self.bidder is not None:
             bidder_codes(self.bidder)  # a learned bidder's weights file must be there
-        seats = np.full(4, self._player, dtype=np.int64)
-        self._search = search_token() if is_searching(seats) else None
-        _, self._view, _, self._ctx, self._tt, self._scratch = play_scratch(seats, self.worlds, self._search)
+        players = np.full(4, self._player, dtype=np.int64)
+        self._search = search_token() if is_searching(players) else None
+        _, self._view, _, self._ctx, self._tt, self._scratch = play_scratch(players, self.worlds, self._search)
         self._record = new_record(self.rules, self.seed, self.player in PERFECT_INFORMATION)
         self._auction = np.zeros(A_SIZE, dtype=np.int64)
         self._deal_id: int | None = None

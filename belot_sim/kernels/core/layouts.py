@@ -56,16 +56,18 @@ class Slot:
 class Layout:
     """The slots of one flat array, in declaration order, without gaps.
 
-    ``rows`` are ``(name, size, meaning)`` or ``(name, size, meaning, default)``.  ``start``: the offset of
-    the first slot, for a section of an array shared by several owners (:data:`SCRATCH`); ``size`` counts
-    this layout's entries, ``end`` is the offset after them.
+    ``rows`` are ``(name, size, meaning)`` or ``(name, size, meaning, default)``.  ``start`` (a section of an
+    array several owners share, :data:`SCRATCH`): the offset of the first slot.  ``size`` counts this layout's
+    entries, ``end`` is the offset after them.  A whole array exports ``<prefix>SIZE``; a section exports
+    ``<prefix>END`` instead (its size is not the array's, which a name of its own says: ``SCRATCH_SIZE``).
     """
 
-    def __init__(self, prefix: str, dtype, title: str, rows, start: int = 0):
+    def __init__(self, prefix: str, dtype, title: str, rows, start: int | None = None):
         self.prefix, self.dtype, self.title = prefix, np.dtype(dtype), title
         self.slots: tuple[Slot, ...] = ()
-        self.start = start
-        offset = start
+        self.is_section = start is not None
+        self.start = start or 0
+        offset = self.start
         slots = []
         for row in rows:
             name, size, meaning, *default = row
@@ -77,7 +79,7 @@ class Layout:
         if len(set(names)) != len(names):
             raise ValueError(f"{title}: a slot name repeats")
         self.slots = tuple(slots)
-        self.size = offset - start
+        self.size = offset - self.start
         self.end = offset
         self._by_name = {s.name: s for s in slots}
 
@@ -85,9 +87,12 @@ class Layout:
         return self._by_name[name]
 
     def constants(self) -> dict[str, int]:
-        """``{prefix + name: offset}`` for every slot, and ``prefix + "SIZE"``."""
+        """``{prefix + name: offset}`` for every slot, and ``prefix + "SIZE"`` (a section: ``prefix + "END"``)."""
         out = {self.prefix + s.name: s.offset for s in self.slots}
-        out[self.prefix + "SIZE"] = self.size
+        if self.is_section:
+            out[self.prefix + "END"] = self.end
+        else:
+            out[self.prefix + "SIZE"] = self.size
         return out
 
     def defaults(self) -> np.ndarray:
@@ -100,7 +105,8 @@ class Layout:
 
     def describe(self) -> str:
         """A plain-text table of the slots (for docs and error messages)."""
-        lines = [f"{self.title} ({self.dtype}[{self.size}]):"]
+        extent = f"[{self.start}:{self.end}] of the array" if self.is_section else f"[{self.size}]"
+        lines = [f"{self.title} ({self.dtype}{extent}):"]
         lines += [f"  {self.prefix}{s.name:<16} {s.offset:>6} +{s.size:<5} {s.meaning}" for s in self.slots]
         return "\n".join(lines)
 
@@ -324,15 +330,15 @@ MATCH_OUT = Layout("M_", np.int64, "per-match outputs (int64 rows)", (
 #: A seat holds at most 8 cards, so a decision has at most 8 choices.
 MAX_CHOICES = 8
 
-SEARCH_SCRATCH = Layout("SS_", np.int64, "scratch: the deal's shared state (players/scratch.py; filled by callers)", (
+SEARCH_SCRATCH = Layout("SS_", np.int64, "scratch: the deal's shared state (players/scratch.py)", (
     ("GEN", 1, "last solver-table stamp handed out"),
-    ("TURNED_CARD", 1, "the classic turned card the declarer took (-1: bulgarian, no auction)"),
-))
+    ("TURNED_CARD", 1, "the classic turned card the declarer took (-1: bulgarian, no auction; set by the caller)"),
+), start=0)
 DD_SCRATCH = Layout("SD_", np.int64, "scratch: the dd player (players/dd_player.py)", (
     ("GEN", 2, "per team: stamp of the current deal's dd solves (0 = none yet)"),
     ("FINAL", 2, "per team: the points its last dd decision expects it to end the deal with (-1: none)"),
 ), start=SEARCH_SCRATCH.end)
-WORLDS_SCRATCH = Layout("SW_", np.int64, "scratch: the sampled layouts (players/sampling.py, worlds.py, owners.py)", (
+WORLDS_SCRATCH = Layout("SW_", np.int64, "scratch: the sampled layouts (players/sampling.py and its samplers)", (
     ("RNG", 1, "the world stream's state (uint64 bits)"),
     ("REJECTED", 1, "layouts that needed the constrained fallback (statistics)"),
     ("HANDS", 4, "a sampled layout"),
@@ -524,21 +530,21 @@ H_DEAL_ID = 44
 H_TURNED = 45
 H_MULTIPLIER = 46
 H_SIZE = 47
-# scratch: the deal's shared state (players/scratch.py; filled by callers)
+# scratch: the deal's shared state (players/scratch.py)
 SS_GEN = 0
 SS_TURNED_CARD = 1
-SS_SIZE = 2
+SS_END = 2
 # scratch: the dd player (players/dd_player.py)
 SD_GEN = 2
 SD_FINAL = 4
-SD_SIZE = 4
-# scratch: the sampled layouts (players/sampling.py, worlds.py, owners.py)
+SD_END = 6
+# scratch: the sampled layouts (players/sampling.py and its samplers)
 SW_RNG = 6
 SW_REJECTED = 7
 SW_HANDS = 8
 SW_POOL = 12
 SW_ODDS = 44
-SW_SIZE = 166
+SW_END = 172
 # scratch: pimc's decisions (players/pimc.py)
 SP_WORLDS = 172
 SP_OUT = 173
@@ -549,7 +555,7 @@ SP_SOLVED = 333
 SP_DROPPED = 334
 SP_NODES = 335
 SP_SEARCHES = 336
-SP_SIZE = 165
+SP_END = 337
 # scratch: expert's reading of the auction (players/inference.py)
 SX_N_CALLS = 337
 SX_CALLS = 338
@@ -561,7 +567,7 @@ SX_BID_WEIGHTS = 406
 SX_AUCTION = 439
 SX_FIRST_TRY = 511
 SX_INFERRED = 515
-SX_SIZE = 179
+SX_END = 516
 # solver context
 C_HANDS = 0
 C_CONTRACT = 4

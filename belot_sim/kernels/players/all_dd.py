@@ -5,7 +5,7 @@ team's exact value.  In a suit contract or NT, and in AT when nobody holds a K-Q
 objective is its trick points (plus a valat), one team's gain is the other's loss, and the deal
 ends at the minimax value of the first solve: the trick points, the valat and (not depending on
 the play) the declarations and suit belots follow from it.  :func:`play_deal
-<belot_sim.kernels.deal.play_deal>` takes this path when no plays are recorded; the rows are the
+<belot_sim.kernels.play_loop.play_deal>` takes this path when no plays are recorded; the rows are the
 same as card-by-card play (tests/test_search_players.py compares them).
 """
 
