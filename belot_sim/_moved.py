@@ -9,6 +9,7 @@ import importlib.util
 import sys
 import types
 import warnings
+from pathlib import Path
 
 #: Each module of the flat layout (release 0.1.0 up to 2026-12-07) and where it lives now.  The old
 #: ``belot_sim.simulation`` and ``belot_sim.datasets`` are the packages of their rooms now, which
@@ -30,10 +31,12 @@ MOVED = {f"belot_sim.{old}": f"belot_sim.{new}" for old, new in {
     "kernels.policies.dispatch": "kernels.players.judging", "kernels.core.options": "kernels.core.rule_flags",
     "kernels.policies": "kernels.players",
 }.items()}
-#: The card players' kernels were ``kernels/policies`` up to 2026-12-08 (one name per concept: player).
-MOVED.update({f"belot_sim.kernels.policies.{name}": f"belot_sim.kernels.players.{name}" for name in (
-    "all_dd", "dd_player", "decide", "encoding", "hybrid", "inference", "judge", "judging", "knowledge", "neural",
-    "owners", "pimc", "position", "sampling", "scratch", "tactics", "view", "worlds")})
+#: The card players' kernels were ``kernels/policies`` up to 2026-12-08 (one name per concept: player): every
+#: module of the folder, listed from the folder itself, so that no old name of a module can reach the path
+#: finder (which would load the file a second time, as a second copy of its kernels).
+MOVED.update({f"belot_sim.kernels.policies.{path.stem}": f"belot_sim.kernels.players.{path.stem}"
+              for path in sorted((Path(__file__).parent / "kernels" / "players").glob("*.py"))
+              if path.stem != "__init__"})
 
 
 class _Moved(importlib.abc.MetaPathFinder, importlib.abc.Loader):
