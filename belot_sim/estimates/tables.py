@@ -26,7 +26,7 @@ class BidTable(FormerTable):
     seat: int
     samples: int
     rules: str
-    players: tuple
+    players: str | tuple  # as given to bid_table
     auction: str | None = None
     tried: int = 0
     acceptance: float = 1.0

@@ -265,7 +265,4 @@ def format_match_tournament(result) -> str:
     """
     warn_deprecated("format_match_tournament(result) is deprecated: print(result) or str(result) gives the "
                     "same text")
-    if not isinstance(result, MatchTournament):
-        attrs = result.attrs
-        result = MatchTournament(result, attrs.get("a", "a"), attrs.get("b", "b"), attrs.get("n"), attrs.get("seed"))
-    return str(result)
+    return str(MatchTournament.from_former(result))

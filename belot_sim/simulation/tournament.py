@@ -44,6 +44,15 @@ class DuplicateResult(FormerTable):
         "mean_edge"]``)."""
         return float(self.table.loc["all", "mean_edge"])
 
+    @classmethod
+    def from_former(cls, result) -> DuplicateResult:
+        """``result`` itself, or a result of this class made from a bare table of the release before, whose
+        ``attrs`` held ``a``, ``b``, ``n`` and ``seed`` (what the deprecated ``format_*`` functions accept)."""
+        if isinstance(result, cls):
+            return result
+        attrs = result.attrs
+        return cls(result, attrs.get("a", "a"), attrs.get("b", "b"), attrs.get("n"), attrs.get("seed"))
+
 
 @dataclass(frozen=True, eq=False)
 class Tournament(DuplicateResult):
@@ -206,7 +215,4 @@ def format_tournament(result) -> str:
         The tournament's report.
     """
     warn_deprecated("format_tournament(result) is deprecated: print(result) or str(result) gives the same text")
-    if not isinstance(result, Tournament):
-        attrs = result.attrs
-        result = Tournament(result, attrs.get("a", "a"), attrs.get("b", "b"), attrs.get("n"), attrs.get("seed"))
-    return str(result)
+    return str(Tournament.from_former(result))
